@@ -1,0 +1,131 @@
+/**
+ * Configuration: read from the environment once, validated, typed, frozen. Every setting has its
+ * environment name and default here and nowhere else; the README's table mirrors this file.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off', ''])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3002),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  GLEANER_API_KEY: z.string().min(8).optional(),
+  /** Comma-separated CIDR ranges the SSRF guard lets through, e.g. `127.0.0.0/8,::1/128`. */
+  ALLOW_PRIVATE_ADDRESSES: list.default([]),
+  CHROMIUM_PATH: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Public base URL used in links the API hands out (blob URLs, `next`); default: from the request. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Largest JSON request body accepted, in bytes. */
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  /** Largest response body a scrape downloads, in bytes. */
+  MAX_RESPONSE_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  /** Outbound proxies (http://, https://, socks5://). `auto` tries basic first, then enhanced. */
+  PROXY_BASIC: z.string().url().optional(),
+  PROXY_ENHANCED: z.string().url().optional(),
+  /** Per-country proxies: `DE=socks5://de-proxy:1080,FR=http://fr-proxy:3128`. */
+  PROXY_COUNTRIES: list.default([]),
+  /** Per-minute request limit per team for the default plan (scrape-type endpoints). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  /** Open browser contexts kept in the pool. */
+  BROWSER_CONTEXTS: z.coerce.number().int().min(1).max(64).default(4),
+  /** Lifetime of signed blob URLs, in seconds. */
+  FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
+  /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
+  DISABLE_BROWSER: bool.default(false),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  bootstrapApiKey: string | undefined;
+  allowPrivateRanges: string[];
+  chromiumPath: string | undefined;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  publicUrl: string | undefined;
+  bodyLimitBytes: number;
+  maxResponseBytes: number;
+  proxies: { basic?: string; enhanced?: string; countries: Record<string, string> };
+  rateLimitPerMinute: number;
+  browserContexts: number;
+  fileUrlTtlSeconds: number;
+  disableBrowser: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function parseCountryProxies(entries: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of entries) {
+    const eq = entry.indexOf('=');
+    const country = entry.slice(0, eq).trim().toUpperCase();
+    const url = entry.slice(eq + 1).trim();
+    if (eq < 1 || !/^[A-Z]{2}$/.test(country) || !URL.canParse(url)) {
+      throw new ConfigError([`PROXY_COUNTRIES: "${entry}" is not COUNTRY=URL`]);
+    }
+    out[country] = url;
+  }
+  return out;
+}
+
+/** Reads configuration from an environment (default `process.env`), with overrides for tests. */
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const known = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .map((k) => [k, env[k]] as const)
+      .filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(known);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  }
+  const e = parsed.data;
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    bootstrapApiKey: e.GLEANER_API_KEY,
+    allowPrivateRanges: e.ALLOW_PRIVATE_ADDRESSES,
+    chromiumPath: e.CHROMIUM_PATH,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    maxResponseBytes: e.MAX_RESPONSE_BYTES,
+    proxies: {
+      ...(e.PROXY_BASIC ? { basic: e.PROXY_BASIC } : {}),
+      ...(e.PROXY_ENHANCED ? { enhanced: e.PROXY_ENHANCED } : {}),
+      countries: parseCountryProxies(e.PROXY_COUNTRIES),
+    },
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    browserContexts: e.BROWSER_CONTEXTS,
+    fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
+    disableBrowser: e.DISABLE_BROWSER,
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,47 @@
+/**
+ * Builds the Fastify application on a Runtime. Separate from `listen()` so tests can build the
+ * whole server and talk to it in process or on an ephemeral port.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Runtime } from '../runtime.js';
+import { VERSION } from '../version.js';
+import { installAuth } from './auth.js';
+import { installErrorHandling } from './errors.js';
+import { installOpenApi } from './openapi.js';
+import { fileRoutes } from './routes/files.js';
+import { healthRoutes } from './routes/health.js';
+import { scrapeRoutes } from './routes/scrape.js';
+import { zodValidatorCompiler } from './validation.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: rt.log as FastifyBaseLogger,
+    bodyLimit: rt.config.bodyLimitBytes,
+    disableRequestLogging: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdLogLabel: 'reqId',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  // Responses are plain objects we build ourselves; skip schema-driven serialisation.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addHook('onSend', async (req, reply, payload) => {
+    void reply.header('x-request-id', req.id);
+    return payload;
+  });
+
+  installErrorHandling(app);
+  installAuth(app, rt.keys, rt.limits);
+  await installOpenApi(app, VERSION);
+  await healthRoutes(app, rt);
+  await fileRoutes(app, rt);
+  await scrapeRoutes(app, rt);
+  return app;
+}

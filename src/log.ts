@@ -1,0 +1,11 @@
+/** Structured JSON logs (pino). Request logs carry the request id under `reqId`. */
+import pino, { type Logger } from 'pino';
+import type { Config } from './config.js';
+
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({
+    level: config.logLevel,
+    // Keys and cookies never reach the log.
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+  });
+}

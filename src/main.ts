@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+/**
+ * The `gleaner` command: `serve` (API + workers, the default), `api`, `worker`,
+ * `keys create|list|revoke`, and `scrape URL` through the same pipeline as the API.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { ApiError } from './errors.js';
+import { buildApp } from './http/app.js';
+import { createLogger } from './log.js';
+import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
+import { scrapeRequestSchema } from './scrape/options.js';
+import { SCOPES } from './store/keys.js';
+
+const USAGE = `Usage: gleaner <command>
+
+  serve                 start the API and the workers in one process (default)
+  api                   start the HTTP API only
+  worker                start the background workers only
+  keys create [--name N] [--team T] [--scopes a,b] [--plan P]
+                        create an API key (printed once)
+  keys list             list keys (prefixes only)
+  keys revoke <id|key>  revoke a key
+  scrape <url> [--format markdown|html|json]
+                        scrape one page and print it
+`;
+
+async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): Promise<T> {
+  const rt = await createRuntime(config, createLogger({ logLevel: 'warn' }));
+  try {
+    return await fn(rt);
+  } finally {
+    await rt.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const log = createLogger(config);
+  const rt = await createRuntime(config, log);
+  const first = await bootstrapKey(rt);
+  if (first.key) {
+    process.stdout.write(`\nFirst API key for this installation (shown once, keep it):\n\n  ${first.key}\n\n`);
+  }
+  const app = await buildApp(rt);
+  await app.listen({ port: config.port, host: config.host });
+  process.stdout.write(`Gleaner listening on http://${config.host}:${(app.server.address() as { port: number }).port}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 30_000);
+    force.unref();
+    try {
+      await app.close(); // stops accepting, lets in-flight requests finish
+      await rt.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function keys(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, team: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' } },
+  });
+  const [action, target] = positionals;
+  await withRuntime(config, async (rt) => {
+    switch (action) {
+      case 'create': {
+        const scopes = values.scopes?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['*'];
+        const unknown = scopes.filter((s) => s !== '*' && !(SCOPES as readonly string[]).includes(s));
+        if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+        const teamId = await rt.keys.ensureTeam(values.team ?? 'default', values.plan);
+        if (values.plan) await rt.keys.setPlan(teamId, values.plan);
+        const { id, key } = await rt.keys.create({ teamId, name: values.name ?? 'cli', scopes });
+        process.stdout.write(`${key}\n`);
+        process.stderr.write(`created key ${id} for team ${values.team ?? 'default'} (scopes: ${scopes.join(',')})\n`);
+        return;
+      }
+      case 'list': {
+        for (const k of await rt.keys.list()) {
+          const state = k.revokedAt ? `revoked ${new Date(k.revokedAt).toISOString()}` : 'active';
+          process.stdout.write(`${k.id}  ${k.prefix}…  team=${k.teamName}  name=${k.name}  scopes=${k.scopes.join(',')}  ${state}\n`);
+        }
+        return;
+      }
+      case 'revoke': {
+        if (!target) throw new UsageError('keys revoke needs a key id or the key');
+        const ok = await rt.keys.revoke(target);
+        if (!ok) throw new UsageError(`no active key matches ${target}`);
+        process.stdout.write('revoked\n');
+        return;
+      }
+      default:
+        throw new UsageError(`unknown keys action: ${action ?? '(none)'}`);
+    }
+  });
+}
+
+async function scrapeCommand(config: Config, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string', default: 'markdown' } } });
+  const url = positionals[0];
+  if (!url) throw new UsageError('scrape needs a URL');
+  const format = values.format;
+  if (format !== 'markdown' && format !== 'html' && format !== 'json') throw new UsageError('--format is markdown, html or json');
+  const parsed = scrapeRequestSchema.parse({ url, formats: format === 'json' ? ['markdown', 'links'] : [format] });
+  const { url: target, ...options } = parsed;
+  await withRuntime(config, async (rt) => {
+    const teamId = await rt.keys.ensureTeam('cli');
+    const doc = await rt.scraper.scrape(target, options, { teamId, absoluteUrl: (p) => `http://${config.host}:${config.port}${p}` });
+    const out = format === 'json' ? JSON.stringify(doc, null, 2) : format === 'html' ? doc.html : doc.markdown;
+    process.stdout.write(`${out ?? ''}\n`);
+  });
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+    case 'api':
+      // Until background jobs exist, the API process is the whole service.
+      return serve(config);
+    case 'worker':
+      throw new UsageError('there are no background workers yet: run `gleaner serve`');
+    case 'keys':
+      return keys(config, rest);
+    case 'scrape':
+      return scrapeCommand(config, rest);
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((e: unknown) => {
+  if (e instanceof UsageError) process.stderr.write(`gleaner: ${e.message}\n\n${USAGE}`);
+  else if (e instanceof ConfigError) process.stderr.write(`gleaner: ${e.message}\n`);
+  else if (e instanceof ApiError) process.stderr.write(`gleaner: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
+  else process.stderr.write(`gleaner: ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,104 @@
+/**
+ * Wires the long-lived parts (store, engines, guard, limits) from a Config, once per process.
+ * The HTTP app, the CLI and tests all build on a Runtime; `close()` releases everything.
+ */
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { DEFAULT_PLAN, plans } from './billing/plans.js';
+import type { Config } from './config.js';
+import { RateLimits } from './http/rate-limit.js';
+import { BrowserEngine } from './scrape/engines/browser.js';
+import { findChromium } from './scrape/engines/chromium.js';
+import { HttpEngine } from './scrape/engines/http.js';
+import type { Document } from './scrape/document.js';
+import { Scraper } from './scrape/pipeline.js';
+import type { Engine } from './scrape/types.js';
+import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
+import { BlobStore } from './store/blobs.js';
+import { openStore, type Store } from './store/db.js';
+import { DocumentRepository } from './store/documents.js';
+import { KeyRepository } from './store/keys.js';
+
+export interface Runtime {
+  config: Config;
+  log: Logger;
+  store: Store;
+  keys: KeyRepository;
+  documents: DocumentRepository<Document>;
+  blobs: BlobStore;
+  guard: SsrfGuard;
+  http: HttpEngine;
+  browser: Engine | undefined;
+  scraper: Scraper;
+  limits: RateLimits;
+  redis: Redis | undefined;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** PostgreSQL schema (tests use one per run). */
+  dbSchema?: string;
+  /** Redis key prefix (tests use one per run). */
+  redisPrefix?: string;
+}
+
+export async function createRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const store = await openStore({
+    dataDir: config.dataDir,
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    ...(opts.dbSchema ? { schema: opts.dbSchema } : {}),
+  });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const guard = new SsrfGuard(new AddressPolicy(config.allowPrivateRanges));
+  const http = new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
+  const chromium = config.disableBrowser ? undefined : findChromium(config.chromiumPath);
+  if (!chromium && !config.disableBrowser) {
+    log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
+  }
+  const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, logger: log }) : undefined;
+  const documents = new DocumentRepository<Document>(store.db);
+  const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
+  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies });
+  const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, opts.redisPrefix);
+  let closed = false;
+  return {
+    config,
+    log,
+    store,
+    keys: new KeyRepository(store.db),
+    documents,
+    blobs,
+    guard,
+    http,
+    browser,
+    scraper,
+    limits,
+    redis,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([http.close(), browser?.close()]);
+      if (redis) redis.disconnect();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * First start of a fresh installation: make a team and a key. The key comes from
+ * `GLEANER_API_KEY` when set (and is then always accepted); otherwise it is generated and
+ * returned so the caller can print it once.
+ */
+export async function bootstrapKey(rt: Runtime): Promise<{ created: boolean; key?: string }> {
+  const fromEnv = rt.config.bootstrapApiKey;
+  if (fromEnv) {
+    if (await rt.keys.authenticate(fromEnv)) return { created: false };
+    const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+    await rt.keys.create({ teamId, name: 'from GLEANER_API_KEY', key: fromEnv });
+    return { created: true };
+  }
+  if ((await rt.keys.count()) > 0) return { created: false };
+  const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+  const { key } = await rt.keys.create({ teamId, name: 'first key' });
+  return { created: true, key };
+}

@@ -1,0 +1,182 @@
+/**
+ * ScrapeOptions: the one schema for every scrape-shaped request (scrape, and later the nested
+ * `scrapeOptions` of crawl, search, monitors). Parsing applies bounds and defaults; features not
+ * built yet are refused by name instead of being quietly ignored. Unknown keys pass through,
+ * since the official SDK adds `origin`, `integration` and whatever a caller spreads in.
+ */
+import { z } from 'zod';
+import { selectorIsValid } from './selectors.js';
+
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'screenshot'] as const;
+/** Formats of the interface whose behaviour a later feature brings. */
+export const PENDING_FORMATS = [
+  'json',
+  'summary',
+  'question',
+  'highlights',
+  'branding',
+  'product',
+  'menu',
+  'audio',
+  'video',
+  'changeTracking',
+  'attributes',
+  'query',
+] as const;
+/** Options of the interface whose behaviour a later feature brings. */
+export const PENDING_OPTIONS = [
+  'onlyCleanContent',
+  'redactPII',
+  'threatProtection',
+  'parsers',
+  'actions',
+  'profile',
+  'domainTools',
+  'useMock',
+] as const;
+
+const viewport = z.object({
+  width: z.number().int().min(1).max(7680),
+  height: z.number().int().min(1).max(4320),
+});
+
+const screenshotFormat = z.object({
+  type: z.literal('screenshot'),
+  fullPage: z.boolean().default(false),
+  quality: z.number().int().min(1).max(100).optional(),
+  viewport: viewport.optional(),
+});
+
+const simpleFormat = z.object({ type: z.enum(['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images']) });
+const pendingFormat = z.looseObject({ type: z.enum(PENDING_FORMATS) });
+
+/** A format entry: a bare name (`"markdown"`) or an object with `type`. */
+const formatEntry = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    if (v === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
+    return { type: v };
+  },
+  z.discriminatedUnion('type', [screenshotFormat, simpleFormat, pendingFormat], {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `Unknown format; expected one of ${[...SUPPORTED_FORMATS, ...PENDING_FORMATS].join(', ')}`
+        : undefined,
+  }),
+);
+
+export type FormatEntry = z.output<typeof formatEntry>;
+export type ScreenshotFormat = z.output<typeof screenshotFormat>;
+
+const selectorList = z
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(1000)
+      .refine(selectorIsValid, { message: 'Not a valid CSS selector' }),
+  )
+  .max(100);
+
+const httpHeaderName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+export const MAX_TIMEOUT_MS = 300_000;
+export const DEFAULT_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_AGE_MS = 2 * 24 * 3600 * 1000;
+
+const scrapeOptionsShape = {
+  formats: z
+    .array(formatEntry)
+    .max(20)
+    .prefault(['markdown'])
+    .refine((f) => f.filter((x) => x.type === 'screenshot').length <= 1, { message: 'Only one screenshot format is allowed' }),
+  headers: z
+    .record(
+      z.string().regex(httpHeaderName, 'Not a valid HTTP header name'),
+      z.string().max(8192).refine((v) => !/[\r\n\0]/.test(v), { message: 'Header values cannot contain CR, LF or NUL' }),
+    )
+    .refine((h) => Object.keys(h).length <= 100, { message: 'At most 100 headers' })
+    .optional(),
+  includeTags: selectorList.optional(),
+  excludeTags: selectorList.optional(),
+  onlyMainContent: z.boolean().default(true),
+  timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).default(DEFAULT_TIMEOUT_MS),
+  waitFor: z.number().int().min(0).max(60_000).default(0),
+  mobile: z.boolean().default(false),
+  location: z
+    .object({
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, 'Expected an ISO 3166-1 alpha-2 country code')
+        .transform((c) => c.toUpperCase())
+        .optional(),
+      languages: z.array(z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'Expected a language tag such as en-US')).max(20).optional(),
+    })
+    .optional(),
+  skipTlsVerification: z.boolean().default(true),
+  removeBase64Images: z.boolean().default(true),
+  fastMode: z.boolean().default(false),
+  blockAds: z.boolean().default(true),
+  proxy: z
+    .enum(['basic', 'enhanced', 'stealth', 'auto'])
+    .transform((p) => (p === 'stealth' ? 'enhanced' : p))
+    .default('auto'),
+  maxAge: z.number().int().min(0).default(DEFAULT_MAX_AGE_MS),
+  minAge: z.number().int().min(1).optional(),
+  storeInCache: z.boolean().default(true),
+  lockdown: z.boolean().default(false),
+  zeroDataRetention: z.boolean().default(false),
+  auditMetadata: z.strictObject({ username: z.string().max(1024) }).optional(),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
+  integration: z.string().max(256).optional(),
+  origin: z.string().max(256).optional(),
+  // Accepted on the wire, refused with a clear message until their feature lands.
+  onlyCleanContent: z.unknown().optional(),
+  redactPII: z.unknown().optional(),
+  threatProtection: z.unknown().optional(),
+  parsers: z.unknown().optional(),
+  actions: z.unknown().optional(),
+  profile: z.unknown().optional(),
+  domainTools: z.unknown().optional(),
+  useMock: z.unknown().optional(),
+};
+
+/** Checks that span fields; added to every schema built from the shape. */
+function crossFieldChecks(o: { timeout: number; waitFor: number }, ctx: z.RefinementCtx): void {
+  if (o.waitFor > o.timeout / 2) {
+    ctx.addIssue({ code: 'custom', path: ['waitFor'], message: 'waitFor must not exceed half of timeout' });
+  }
+}
+
+export const scrapeOptionsSchema = z.looseObject(scrapeOptionsShape).superRefine(crossFieldChecks);
+
+export const scrapeRequestSchema = z
+  .looseObject({
+    url: z.string().min(1).max(8192),
+    ...scrapeOptionsShape,
+  })
+  .superRefine(crossFieldChecks);
+
+export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
+export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;
+
+export interface PendingUse {
+  path: string;
+  message: string;
+}
+
+const isSet = (v: unknown) => v !== undefined && v !== null && v !== false;
+
+/** Lists the not-yet-built options and formats a request uses. */
+export function pendingFeatures(o: ScrapeOptions): PendingUse[] {
+  const out: PendingUse[] = [];
+  for (const key of PENDING_OPTIONS) {
+    if (isSet(o[key])) out.push({ path: key, message: `The '${key}' option is not supported yet by this server` });
+  }
+  o.formats.forEach((f, i) => {
+    if ((PENDING_FORMATS as readonly string[]).includes(f.type)) {
+      out.push({ path: `formats.${i}`, message: `The '${f.type}' format is not supported yet by this server` });
+    }
+  });
+  return out;
+}

@@ -1,0 +1,107 @@
+/** Shapes that cross the scrape pipeline's stage boundaries (plan -> fetch -> transform -> formats). */
+
+export type EngineName = 'http' | 'browser';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+export interface ScreenshotRequest {
+  fullPage: boolean;
+  /** JPEG quality 1..100; absent means PNG. */
+  quality?: number;
+  viewport?: Viewport;
+}
+
+export interface LocationRequest {
+  /** ISO 3166-1 alpha-2, upper case. */
+  country?: string;
+  languages?: string[];
+}
+
+/**
+ * Decides whether an outbound request may go to a URL. Engines call it before every request
+ * they make (first hop, each redirect, every browser sub-request) and again with the address
+ * actually connected to, when they learn it.
+ */
+export interface UrlGuard {
+  /** Throws an ApiError when the URL's scheme or resolved address is refused. */
+  checkUrl(url: string): Promise<void>;
+  /** Throws an ApiError when a connected peer address is refused. */
+  checkAddress(ip: string, url: string): void;
+}
+
+export interface FetchRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** Deadline for this engine attempt; the engine aborts and throws SCRAPE_TIMEOUT past it. */
+  timeoutMs: number;
+  skipTlsVerification: boolean;
+  /** Outbound proxy URL (http://, https://, socks5://) or undefined for direct. */
+  proxyUrl?: string;
+  mobile: boolean;
+  waitForMs: number;
+  location?: LocationRequest;
+  screenshot?: ScreenshotRequest;
+  guard: UrlGuard;
+  signal?: AbortSignal;
+}
+
+export interface FetchResult {
+  engine: EngineName;
+  /** Final URL after redirects. */
+  url: string;
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  contentType: string;
+  /** Raw response bytes as received (for the browser: the main document's bytes). */
+  body: Buffer;
+  /** Decoded document text when the response is HTML/XML/text (browser: the rendered DOM). */
+  text?: string;
+  screenshot?: { data: Buffer; mime: 'image/png' | 'image/jpeg' };
+  /** Address of the server actually connected to, when known. */
+  remoteAddress?: string;
+  timings: { totalMs: number };
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  fetch(req: FetchRequest): Promise<FetchResult>;
+  close(): Promise<void>;
+}
+
+export type MetadataValue = string | string[];
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  [key: string]: MetadataValue | number | boolean | undefined;
+}
+
+export interface TransformOptions {
+  /** Absolute URL the document was served from (used to resolve relative links). */
+  baseUrl: string;
+  onlyMainContent: boolean;
+  includeTags: string[];
+  excludeTags: string[];
+  removeBase64Images: boolean;
+}
+
+export interface TransformWants {
+  markdown: boolean;
+  html: boolean;
+  links: boolean;
+  images: boolean;
+}
+
+export interface TransformResult {
+  markdown?: string;
+  /** Cleaned HTML (after main-content / include / exclude rules). */
+  html?: string;
+  links?: string[];
+  images?: string[];
+  metadata: PageMetadata;
+}

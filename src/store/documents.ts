@@ -1,0 +1,46 @@
+/**
+ * Stored Documents: the per-team scrape cache (keyed by URL and the options that shape the
+ * output) and the record of each scrape by id, for `GET /v2/scrape/{id}`.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+
+export interface CachedDocument<D> {
+  document: D;
+  storedAt: number;
+}
+
+export class DocumentRepository<D = unknown> {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async getCached(teamId: string, cacheKey: string): Promise<CachedDocument<D> | undefined> {
+    const row = await this.db
+      .selectFrom('scrape_cache')
+      .select(['document', 'stored_at'])
+      .where('team_id', '=', teamId)
+      .where('cache_key', '=', cacheKey)
+      .executeTakeFirst();
+    return row ? { document: JSON.parse(row.document) as D, storedAt: row.stored_at } : undefined;
+  }
+
+  async putCached(teamId: string, cacheKey: string, url: string, document: D, storedAt = Date.now()): Promise<void> {
+    const json = JSON.stringify(document);
+    await this.db
+      .insertInto('scrape_cache')
+      .values({ team_id: teamId, cache_key: cacheKey, url, document: json, stored_at: storedAt })
+      .onConflict((oc) => oc.columns(['team_id', 'cache_key']).doUpdateSet({ url, document: json, stored_at: storedAt }))
+      .execute();
+  }
+
+  async recordScrape(id: string, teamId: string, url: string, document: D): Promise<void> {
+    await this.db
+      .insertInto('scrapes')
+      .values({ id, team_id: teamId, url, document: JSON.stringify(document), created_at: Date.now() })
+      .execute();
+  }
+
+  async getScrape(id: string, teamId: string): Promise<D | undefined> {
+    const row = await this.db.selectFrom('scrapes').select('document').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst();
+    return row ? (JSON.parse(row.document) as D) : undefined;
+  }
+}

@@ -1,0 +1,123 @@
+/** Static pages of the fixture site, keyed by path. Each takes the site's origin. */
+
+const RED_DOT =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAUAAAAFCAYAAACNbyblAAAAHElEQVQI12P4//8/w38GIAXDIBKE0DHxgljNBAAO9TXL0Y4OHwAAAABJRU5ErkJggg==';
+
+export const pages: Record<string, (origin: string) => string> = {
+  '/': (o) => `<!doctype html><html lang="en"><head><title>Fixture home</title></head><body>
+<h1>Fixture site</h1>
+<ul>
+  <li><a href="/article">Article</a></li>
+  <li><a href="/js-only">JS-only page</a></li>
+  <li><a href="${o}/links">Links</a></li>
+</ul></body></html>`,
+
+  '/article': (o) => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>The Quiet Art of Bread Baking</title>
+  <meta name="description" content="A long read about sourdough, patience and ovens.">
+  <meta name="keywords" content="bread, sourdough, baking">
+  <meta name="robots" content="index, follow">
+  <meta property="og:title" content="Bread Baking, Quietly">
+  <meta property="og:description" content="Sourdough for the patient.">
+  <meta property="og:image" content="/images/loaf.jpg">
+  <meta property="og:site_name" content="Fixture Kitchen">
+  <meta property="og:locale:alternate" content="fr_FR">
+  <meta property="og:locale:alternate" content="de_DE">
+  <meta property="article:published_time" content="2026-01-15T08:00:00Z">
+  <meta name="twitter:card" content="summary_large_image">
+  <link rel="canonical" href="${o}/article">
+  <link rel="icon" href="/favicon.ico">
+</head>
+<body>
+  <div id="cookie-banner" class="cookie-consent">We use cookies to improve your experience. <button>Accept all cookies</button></div>
+  <header class="site-header">
+    <a href="/" class="logo">Fixture Kitchen</a>
+    <nav><ul><li><a href="/recipes">Recipes</a></li><li><a href="/shop">Shop</a></li><li><a href="/about">About us</a></li></ul></nav>
+  </header>
+  <main>
+    <article>
+      <h1>The Quiet Art of Bread Baking</h1>
+      <p class="byline">By Ada Baker</p>
+      <p>Sourdough rewards patience. A starter needs <strong>days</strong> of feeding before it can raise a loaf, and every kitchen grows a slightly different culture.</p>
+      <h2>What you need</h2>
+      <ul>
+        <li>Flour, water and salt</li>
+        <li>A lively starter
+          <ul><li>fed twice a day</li><li>kept at room temperature</li></ul>
+        </li>
+      </ul>
+      <h2>Hydration table</h2>
+      <table>
+        <thead><tr><th>Flour</th><th>Water</th><th>Hydration</th></tr></thead>
+        <tbody><tr><td>500 g</td><td>350 g</td><td>70%</td></tr><tr><td>500 g</td><td>400 g</td><td>80%</td></tr></tbody>
+      </table>
+      <pre><code class="language-python">def hydration(flour, water):
+    return water / flour</code></pre>
+      <blockquote>Bake the bread you want to eat.</blockquote>
+      <p>Read more in <a href="/guides/starter">our starter guide</a>, the <a href="https://example.org/flour">flour mill</a> or <a href="//cdn.example.net/pdf/bread.pdf">the printable PDF</a>.</p>
+      <img src="/images/crumb.jpg" alt="An open crumb">
+      <img src="${RED_DOT}" alt="a red dot">
+    </article>
+  </main>
+  <aside class="sidebar"><h3>Related posts</h3><ul><li><a href="/related/1">Ten cakes you must try</a></li></ul></aside>
+  <footer class="site-footer"><p>© 2026 Fixture Kitchen. All rights reserved.</p><a href="/privacy">Privacy policy</a></footer>
+</body>
+</html>`,
+
+  '/js-only': () => `<!doctype html>
+<html lang="en"><head><title>App shell</title></head>
+<body>
+  <div id="root"></div>
+  <noscript>You need to enable JavaScript to run this app.</noscript>
+  <script>
+    document.getElementById('root').innerHTML =
+      '<main><h1>Rendered by JavaScript</h1><p>This paragraph only exists after the script ran.</p></main>';
+  </script>
+</body></html>`,
+
+  '/delayed': () => `<!doctype html>
+<html><head><title>Delayed content</title></head>
+<body><main><h1>Delayed content</h1><p id="late">loading</p></main>
+<script>setTimeout(() => { document.getElementById('late').textContent = 'Arrived after a second.'; }, 1000);</script>
+</body></html>`,
+
+  '/links': (o) => `<!doctype html>
+<html><head><title>Links of every kind</title><base href="${o}/docs/"></head>
+<body><main><h1>Links</h1>
+<a href="intro">relative to base</a>
+<a href="/absolute-path">absolute path</a>
+<a href="${o}/full-url">full URL</a>
+<a href="//example.com/protocol-relative">protocol relative</a>
+<a href="https://external.example.org/page?x=1#frag">external with query and fragment</a>
+<a href="#section">fragment only</a>
+<a href="mailto:hello@example.com">mail</a>
+<a href="tel:+15550100">phone</a>
+<a href="javascript:alert(1)">script</a>
+<a href="intro">duplicate</a>
+<a>no href</a>
+<img src="pic.png" alt="relative image">
+<img srcset="small.jpg 300w, large.jpg 1200w" src="fallback.jpg" alt="responsive">
+</main></body></html>`,
+
+  '/base64-images': () => `<!doctype html>
+<html><head><title>Inline images</title></head>
+<body><article><h1>Inline images</h1><p>A dot follows.</p><img src="${RED_DOT}" alt="inline red dot"><p>After the dot.</p></article></body></html>`,
+
+  '/mobile-check': () => `<!doctype html>
+<html><head><title>Device check</title><meta name="viewport" content="width=device-width"></head>
+<body><main><h1>Device check</h1><p id="ua"></p><p id="w"></p><p id="lang"></p><p id="tz"></p></main>
+<script>
+  document.getElementById('ua').textContent = 'UA: ' + navigator.userAgent;
+  document.getElementById('w').textContent = 'Width: ' + window.innerWidth;
+  document.getElementById('lang').textContent = 'Language: ' + navigator.language;
+  document.getElementById('tz').textContent = 'Zone: ' + Intl.DateTimeFormat().resolvedOptions().timeZone;
+</script></body></html>`,
+
+  '/tall': () => `<!doctype html>
+<html><head><title>Tall page</title></head><body style="margin:0">
+<main><h1>Tall page</h1><div style="height:3000px;background:linear-gradient(#fff,#38f)">scroll</div><p>Bottom</p></main>
+</body></html>`,
+};

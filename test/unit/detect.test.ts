@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { looksBlocked, needsJavaScript } from '../../src/scrape/detect.js';
+
+describe('does a page need JavaScript?', () => {
+  it('says yes for an empty mount point', () => {
+    expect(needsJavaScript('<html><body><div id="root"></div><script src="/app.js"></script></body></html>')).toBe(true);
+  });
+  it('says yes for a "please enable JavaScript" shell', () => {
+    expect(needsJavaScript('<html><body><noscript>You need to enable JavaScript to run this app.</noscript><script>x()</script></body></html>')).toBe(true);
+  });
+  it('says no for a page with real text, scripts or not', () => {
+    const text = '<p>' + 'Real words on a real page. '.repeat(20) + '</p>';
+    expect(needsJavaScript(`<html><body><div id="root"></div>${text}<script>x()</script></body></html>`)).toBe(false);
+  });
+  it('says no for a short static page without scripts', () => {
+    expect(needsJavaScript('<html><body><h1>Hi</h1></body></html>')).toBe(false);
+  });
+});
+
+describe('was the request blocked?', () => {
+  it('treats 403, 429 and 503 as blocked', () => {
+    expect(looksBlocked(403, '')).toBe(true);
+    expect(looksBlocked(429, undefined)).toBe(true);
+    expect(looksBlocked(200, '<p>ok</p>')).toBe(false);
+  });
+  it('spots challenge pages served with 200', () => {
+    expect(looksBlocked(200, '<html><head><title>Just a moment...</title></head></html>')).toBe(true);
+  });
+});

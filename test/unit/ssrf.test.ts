@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { AddressPolicy, SsrfGuard } from '../../src/security/ssrf.js';
+
+describe('address policy', () => {
+  const strict = new AddressPolicy();
+
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.0.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '224.0.0.1', '255.255.255.255'])(
+    'refuses %s by default',
+    (ip) => expect(strict.isAllowed(ip)).toBe(false),
+  );
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('allows public %s', (ip) => expect(strict.isAllowed(ip)).toBe(true));
+
+  it('lets operator ranges through, and only those', () => {
+    const p = new AddressPolicy(['127.0.0.0/8', '10.0.0.5']);
+    expect(p.isAllowed('127.0.0.2')).toBe(true);
+    expect(p.isAllowed('::ffff:127.0.0.1')).toBe(true);
+    expect(p.isAllowed('10.0.0.5')).toBe(true);
+    expect(p.isAllowed('10.0.0.6')).toBe(false);
+  });
+
+  it('rejects malformed ranges at start-up', () => {
+    expect(() => new AddressPolicy(['not-a-range'])).toThrow(/ALLOW_PRIVATE_ADDRESSES/);
+  });
+});
+
+describe('URL guard', () => {
+  const guard = new SsrfGuard(new AddressPolicy());
+
+  it('refuses non-http schemes and private literals without resolving', async () => {
+    await expect(guard.checkUrl('file:///etc/passwd')).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+    await expect(guard.checkUrl('http://[::1]/')).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+    await expect(guard.checkUrl('http://2130706433/')).rejects.toMatchObject({ key: 'URL_BLOCKED' }); // 127.0.0.1 as a number
+  });
+
+  it('refuses names that resolve to private addresses', async () => {
+    await expect(guard.checkUrl('http://localhost/')).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+  });
+
+  it('refuses them in the connector lookup too', async () => {
+    const err = await new Promise<unknown>((resolve) => guard.lookup('localhost', {}, (e: unknown) => resolve(e)));
+    expect(err).toMatchObject({ key: 'URL_BLOCKED' });
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The store's contract, run against every database this machine offers: SQLite always, and
+ * PostgreSQL when DATABASE_URL is set (each run in its own schema, dropped afterwards).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../src/store/blobs.js';
+import { dropSchema, openStore, type Store } from '../../src/store/db.js';
+import { DocumentRepository } from '../../src/store/documents.js';
+import { KeyRepository, hasScope } from '../../src/store/keys.js';
+
+const backends: { name: string; databaseUrl?: string }[] = [{ name: 'sqlite' }];
+if (process.env.DATABASE_URL) backends.push({ name: 'postgres', databaseUrl: process.env.DATABASE_URL });
+
+describe.each(backends)('store on $name', ({ databaseUrl }) => {
+  let store: Store;
+  let dataDir: string;
+  const schema = `t_store_${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-store-'));
+    store = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+  });
+  afterAll(async () => {
+    await store?.close();
+    if (databaseUrl) await dropSchema(databaseUrl, schema);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates idempotently: opening an existing store again changes nothing', async () => {
+    const again = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    await again.close();
+  });
+
+  it('creates, authenticates, lists and revokes keys', async () => {
+    const keys = new KeyRepository(store.db);
+    const teamId = await keys.ensureTeam('acme');
+    expect(await keys.ensureTeam('acme')).toBe(teamId);
+    const { id, key } = await keys.create({ teamId, name: 'ci', scopes: ['scrape', 'map'] });
+    expect(key).toMatch(/^fc-[0-9a-f]{48}$/);
+    const p = await keys.authenticate(key);
+    expect(p).toMatchObject({ keyId: id, teamId, plan: 'standard', scopes: ['scrape', 'map'] });
+    expect(hasScope(p!, 'scrape')).toBe(true);
+    expect(hasScope(p!, 'crawl')).toBe(false);
+    expect(await keys.authenticate(key + 'x')).toBeUndefined();
+    const listed = (await keys.list()).find((k) => k.id === id)!;
+    expect(listed.prefix).toBe(key.slice(0, 7));
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect(await keys.revoke(key)).toBe(true);
+    expect(await keys.revoke(id)).toBe(false);
+    expect(await keys.authenticate(key)).toBeUndefined();
+  });
+
+  it('keeps cache entries per team and replaces them on write', async () => {
+    const docs = new DocumentRepository<{ markdown: string }>(store.db);
+    await docs.putCached('team-a', 'k1', 'http://x/', { markdown: 'one' }, 1000);
+    await docs.putCached('team-a', 'k1', 'http://x/', { markdown: 'two' }, 2000);
+    expect(await docs.getCached('team-a', 'k1')).toEqual({ document: { markdown: 'two' }, storedAt: 2000 });
+    expect(await docs.getCached('team-b', 'k1')).toBeUndefined();
+  });
+
+  it('records scrapes and returns them only to their team', async () => {
+    const docs = new DocumentRepository<{ markdown: string }>(store.db);
+    const id = '3f1c2a4e-0000-4000-8000-000000000001';
+    await docs.recordScrape(id, 'team-a', 'http://x/', { markdown: 'hello' });
+    expect(await docs.getScrape(id, 'team-a')).toEqual({ markdown: 'hello' });
+    expect(await docs.getScrape(id, 'team-b')).toBeUndefined();
+  });
+
+  it('stores blobs behind signed, expiring links and purges expired ones', async () => {
+    const blobs = new BlobStore(store.db, dataDir, 60);
+    const ref = await blobs.put('team-a', Buffer.from('png-bytes'), 'image/png');
+    const url = new URL(blobs.urlPath(ref), 'http://h');
+    expect(url.pathname).toBe(`/v2/files/${ref.id}.png`);
+    const sig = url.searchParams.get('sig')!;
+    const opened = await blobs.open(ref.id, ref.expiresAt, sig);
+    expect(fs.readFileSync(opened!.path, 'utf8')).toBe('png-bytes');
+    expect(await blobs.open(ref.id, ref.expiresAt + 1, sig)).toBeUndefined();
+    expect(await blobs.open(ref.id, ref.expiresAt, sig.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')))).toBeUndefined();
+    expect(await blobs.purgeExpired(ref.expiresAt + 1)).toBeGreaterThanOrEqual(1);
+    expect(fs.existsSync(opened!.path)).toBe(false);
+  });
+});

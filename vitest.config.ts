@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Browser-backed tests share one machine's two cores: keep files from starving each other.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
