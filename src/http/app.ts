@@ -20,12 +20,10 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: rt.log as FastifyBaseLogger,
     bodyLimit: rt.config.bodyLimitBytes,
-    disableRequestLogging: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'reqId',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },
   });

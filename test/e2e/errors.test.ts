@@ -39,11 +39,11 @@ const post = (path: string, body: string, headers: Record<string, string> = {}) 
 
 describe('validation', () => {
   it('answers 400 with per-field details for out-of-bounds options', async () => {
-    const err = await sdkError(fc.scrape(`${site.url}/article`, { timeout: 10, waitFor: -1 }));
+    const err = await sdkError(fc.scrape(`${site.url}/article`, { timeout: 10, waitFor: 70_000, maxAge: -5 }));
     expect(err.status).toBe(400);
     expect(err.code).toBe('BAD_REQUEST');
     const paths = (err.details as { path: string[] }[]).map((d) => d.path.join('.'));
-    expect(paths).toEqual(expect.arrayContaining(['timeout', 'waitFor']));
+    expect(paths).toEqual(expect.arrayContaining(['timeout', 'waitFor', 'maxAge']));
   });
 
   it('refuses waitFor above half the timeout', async () => {

@@ -1,0 +1,104 @@
+/**
+ * Scrape throughput through the API beside raw undici fetches of the same local pages, in one
+ * run. Pages come from Debian's PostgreSQL manual served by a static server on loopback; the
+ * API runs the full pipeline (auth, validation, fetch, main content, markdown) with the cache off.
+ *
+ *   node --import tsx bench/scrape-throughput.ts [--pages 400] [--concurrency 16]
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, request } from 'undici';
+import { startGleaner } from '../test/helpers/gleaner.js';
+import { pgDocsDir } from './corpus.js';
+
+export interface ThroughputResult {
+  pages: number;
+  concurrency: number;
+  rawPagesPerSec: number;
+  apiPagesPerSec: number;
+  ratio: number;
+}
+
+async function serveDir(dir: string, files: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const bodies = new Map(files.map((f) => [`/${f}`, fs.readFileSync(path.join(dir, f))]));
+  const server = http.createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+export async function runScrapeBench(opts: { pages?: number; concurrency?: number } = {}): Promise<ThroughputResult | undefined> {
+  const dir = pgDocsDir();
+  if (!dir) return undefined;
+  const concurrency = opts.concurrency ?? 16;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, opts.pages ?? 400);
+  const site = await serveDir(dir, files);
+  const gleaner = await startGleaner({ embedded: true, env: { RATE_LIMIT_PER_MINUTE: '1000000', DISABLE_BROWSER: 'true' } });
+  try {
+    const urls = files.map((f) => `${site.url}/${f}`);
+    const agent = new Agent({ connections: concurrency });
+    const raw = async (u: string) => {
+      const res = await request(u, { dispatcher: agent });
+      await res.body.text();
+    };
+    const api = async (u: string) => {
+      const res = await request(`${gleaner.url}/v2/scrape`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${gleaner.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: u, formats: ['markdown'], maxAge: 0, storeInCache: false }),
+      });
+      const body = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`scrape of ${u} failed: ${res.statusCode} ${body.slice(0, 200)}`);
+    };
+    // Warm both paths (connection pools, JIT) on a few pages before timing.
+    await pool(urls.slice(0, 20), 4, raw);
+    await pool(urls.slice(0, 20), 4, api);
+    const rawSecs = await pool(urls, concurrency, raw);
+    const apiSecs = await pool(urls, concurrency, api);
+    await agent.close();
+    const rawPagesPerSec = urls.length / rawSecs;
+    const apiPagesPerSec = urls.length / apiSecs;
+    return { pages: urls.length, concurrency, rawPagesPerSec, apiPagesPerSec, ratio: apiPagesPerSec / rawPagesPerSec };
+  } finally {
+    await gleaner.close();
+    await site.close();
+  }
+}
+
+export function printScrapeBench(r: ThroughputResult): void {
+  console.log(`\nScrape throughput, ${r.pages} local pages of the PostgreSQL manual, concurrency ${r.concurrency}`);
+  console.table({
+    'raw undici fetch': { 'pages/s': +r.rawPagesPerSec.toFixed(1) },
+    'Gleaner POST /v2/scrape': { 'pages/s': +r.apiPagesPerSec.toFixed(1) },
+  });
+  console.log(`API at ${(r.ratio * 100).toFixed(1)}% of raw-fetch throughput (target: >= 50%)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { pages: { type: 'string' }, concurrency: { type: 'string' } } });
+  const r = await runScrapeBench({ pages: Number(values.pages ?? 400), concurrency: Number(values.concurrency ?? 16) });
+  if (r) printScrapeBench(r);
+}
