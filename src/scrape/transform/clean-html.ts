@@ -1,0 +1,382 @@
+/**
+ * The content half of the streaming pass: re-serializes the document as clean HTML while it is
+ * parsed, dropping non-content and (optionally) boilerplate subtrees, resolving URLs, and
+ * recording where main/article landmarks start and end in the output so the page can be
+ * narrowed afterwards without a DOM.
+ */
+import {
+  type AttrSource,
+  VOID_ELEMENTS,
+  cleanText,
+  decodeAttr,
+  escapeAttr,
+  escapeText,
+  requoteRaw,
+} from './html-util.js';
+import { imgSource, bestSrcsetCandidate } from './images.js';
+import {
+  type Candidate,
+  NON_CONTENT_TAGS,
+  boilerplateReason,
+  candidateText,
+  chooseLandmark,
+  isNearlyEmpty,
+  landmarkKind,
+} from './main-content.js';
+import { codeLanguage } from './markdown.js';
+import type { AttrView } from './stream.js';
+import type { Resolver } from './url.js';
+
+export interface ContentOptions {
+  onlyMainContent: boolean;
+  /**
+   * 'minimal' keeps only the attributes markdown conversion reads (smaller and faster to
+   * convert); 'full' keeps every attribute except event handlers, for the `html` format.
+   */
+  attributes: 'minimal' | 'full';
+  /** Start offsets of elements matched by includeTags; when set, only those subtrees are kept. */
+  includeStarts?: ReadonlySet<number>;
+  /** Start offsets of elements matched by excludeTags. */
+  excludeStarts?: ReadonlySet<number>;
+}
+
+export interface ContentResult {
+  html: string;
+  /** Length of the text kept in `html`. */
+  keptText: number;
+  /** Length of the text the page would keep without boilerplate removal. */
+  baseText: number;
+  /** Main-content cleaning left almost nothing of a page that has text. */
+  nearlyEmpty: boolean;
+}
+
+/** Inline wrappers that carry nothing markdown can express; their children are kept. */
+const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
+
+/**
+ * Block-level elements: whitespace right after their tags is not rendered by browsers, and the
+ * converter would otherwise keep it as stray leading spaces.
+ */
+const BLOCK: ReadonlySet<string> = new Set([
+  'html', 'body', 'main', 'article', 'section', 'header', 'footer', 'aside', 'nav', 'div', 'p', 'blockquote',
+  'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'hr', 'br', 'figure', 'figcaption', 'form', 'fieldset',
+  'details', 'summary', 'address', 'center', 'hgroup', 'colgroup', 'col',
+]);
+
+function isHtmlSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+}
+
+/** Per-open-element state; restored when the element closes. */
+class Frame {
+  emitted = false;
+  candidate: Candidate | undefined = undefined;
+  langSet = false;
+  prevLang: string | undefined = undefined;
+  navLike = false;
+  landmark = false;
+  constructor(readonly name: string) {}
+}
+
+export class ContentFilter {
+  private readonly out: string[] = [];
+  private readonly stack: Frame[] = [];
+  private readonly candidates: Candidate[] = [];
+  private readonly onlyMain: boolean;
+  private readonly full: boolean;
+  private readonly includeStarts: ReadonlySet<number> | undefined;
+  private readonly excludeStarts: ReadonlySet<number> | undefined;
+  /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
+  private hardDrop = -1;
+  /** Stack index of the subtree being dropped as boilerplate. */
+  private softDrop = -1;
+  private includeDepth = -1;
+  private landmarks = 0;
+  private navLike = 0;
+  private lang: string | undefined = undefined;
+  private inPre = 0;
+  private keptText = 0;
+  private baseText = 0;
+  private h1Kept = 0;
+  private h1Capture = -1;
+  private h1Buf = '';
+  private firstH1: string | undefined = undefined;
+  private atBlockStart = true;
+
+  constructor(
+    opts: ContentOptions,
+    private readonly resolve: Resolver,
+  ) {
+    this.onlyMain = opts.onlyMainContent;
+    this.full = opts.attributes === 'full';
+    this.includeStarts = opts.includeStarts;
+    this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
+  }
+
+  open(name: string, attrs: AttrView, start: number): void {
+    const depth = this.stack.length;
+    const frame = new Frame(name);
+    this.stack.push(frame);
+    if (name === 'nav' || name === 'footer' || name === 'aside') {
+      frame.navLike = true;
+      this.navLike++;
+    }
+    if (this.hardDrop >= 0) return;
+    if (
+      name === 'h1' &&
+      this.h1Capture < 0 &&
+      this.firstH1 === undefined &&
+      this.navLike === 0 &&
+      this.includeStarts === undefined
+    ) {
+      this.h1Capture = depth;
+      this.h1Buf = '';
+    }
+    if (this.includeStarts !== undefined && this.includeDepth < 0) {
+      if (!this.includeStarts.has(start)) return;
+      this.includeDepth = depth;
+    }
+    if (NON_CONTENT_TAGS.has(name) || (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
+      this.hardDrop = depth;
+      return;
+    }
+    if (this.softDrop >= 0) return;
+    if (this.onlyMain && this.includeDepth !== depth && boilerplateReason(name, attrs, this.landmarks > 0)) {
+      this.softDrop = depth;
+      return;
+    }
+
+    if (this.onlyMain) {
+      const kind = landmarkKind(name, attrs);
+      if (kind !== undefined) {
+        frame.landmark = true;
+        if (this.includeStarts === undefined) {
+          frame.candidate = {
+            kind,
+            nesting: this.landmarks,
+            startChunk: this.out.length,
+            endChunk: -1,
+            startText: this.keptText,
+            endText: -1,
+            startH1: this.h1Kept,
+            endH1: -1,
+            closed: false,
+          };
+          this.candidates.push(frame.candidate);
+        }
+        this.landmarks++;
+      }
+    }
+
+    if (name !== 'pre' && name !== 'code') {
+      // Wrappers such as Sphinx's div.highlight-python3 name the language of the <pre> inside.
+      const cls = attrs.get('class');
+      if (cls !== undefined && (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode'))) {
+        const l = codeLanguage(cls);
+        if (l !== undefined) {
+          frame.langSet = true;
+          frame.prevLang = this.lang;
+          this.lang = l;
+        }
+      }
+      if (UNWRAP.has(name)) return;
+    }
+
+    frame.emitted = true;
+    if (name === 'h1') this.h1Kept++;
+    if (BLOCK.has(name)) this.atBlockStart = true;
+    else if (name === 'img') this.atBlockStart = false;
+    this.out.push(this.full ? this.fullOpenTag(name, attrs, frame) : this.minimalOpenTag(name, attrs, frame));
+  }
+
+  text(data: string): void {
+    if (this.h1Capture >= 0) this.h1Buf += data;
+    if (this.hardDrop >= 0 || (this.includeStarts !== undefined && this.includeDepth < 0)) return;
+    const n = data.length;
+    this.baseText += n;
+    if (this.softDrop >= 0) return;
+    if (this.atBlockStart && this.inPre === 0) {
+      // Whitespace right after a block boundary is not rendered; the converter would keep it.
+      let i = 0;
+      while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
+      if (i === n) return;
+      if (i > 0) data = data.slice(i);
+    }
+    this.keptText += n;
+    this.atBlockStart = false;
+    this.out.push(data);
+  }
+
+  close(name: string): void {
+    const frame = this.stack.pop();
+    if (frame === undefined) return;
+    const depth = this.stack.length;
+    if (frame.emitted) {
+      if (name === 'dt' && !this.full) this.out.push('</strong>');
+      if (!VOID_ELEMENTS.has(name)) this.out.push(`</${name}>`);
+      if (BLOCK.has(name)) this.atBlockStart = true;
+    }
+    if (frame.landmark) this.landmarks--;
+    const c = frame.candidate;
+    if (c !== undefined) {
+      c.endChunk = this.out.length;
+      c.endText = this.keptText;
+      c.endH1 = this.h1Kept;
+      c.closed = true;
+    }
+    if (frame.langSet) this.lang = frame.prevLang;
+    if (name === 'pre' && frame.emitted) this.inPre--;
+    if (frame.navLike) this.navLike--;
+    if (depth === this.h1Capture) {
+      const t = cleanText(this.h1Buf);
+      if (t) this.firstH1 = t;
+      this.h1Capture = -1;
+    }
+    if (depth === this.hardDrop) this.hardDrop = -1;
+    if (depth === this.softDrop) this.softDrop = -1;
+    if (depth === this.includeDepth) this.includeDepth = -1;
+  }
+
+  finish(): ContentResult {
+    // The parser closes every open element at the end; this guards a truncated event stream.
+    while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
+    let chunks: string[] = this.out;
+    let keptText = this.keptText;
+    let h1s = this.h1Kept;
+    if (this.onlyMain) {
+      const chosen = chooseLandmark(this.candidates, this.keptText);
+      if (chosen !== undefined) {
+        chunks = this.out.slice(chosen.startChunk, chosen.endChunk);
+        keptText = candidateText(chosen);
+        h1s = chosen.endH1 - chosen.startH1;
+      }
+    }
+    let html = chunks.join('');
+    // The page's own title heading often sits in a header we dropped or outside the landmark.
+    if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
+      html = `<h1>${escapeText(this.firstH1)}</h1>\n${html}`;
+      keptText += this.firstH1.length;
+    }
+    return {
+      html,
+      keptText,
+      baseText: this.baseText,
+      nearlyEmpty: this.onlyMain && isNearlyEmpty(keptText, this.baseText),
+    };
+  }
+
+  private codeClass(name: string, attrs: AttrSource, frame: Frame): string | undefined {
+    if (name === 'pre') {
+      const own = codeLanguage(attrs.get('class')) ?? dataLanguage(attrs);
+      const l = own ?? this.lang;
+      frame.langSet = true;
+      frame.prevLang = this.lang;
+      this.lang = l;
+      this.inPre++;
+      return l;
+    }
+    if (name === 'code' && this.inPre > 0) return codeLanguage(attrs.get('class')) ?? this.lang;
+    return codeLanguage(attrs.get('class'));
+  }
+
+  private minimalOpenTag(name: string, attrs: AttrSource, frame: Frame): string {
+    switch (name) {
+      case 'a': {
+        const href = attrs.get('href');
+        if (href === undefined) return '<a>';
+        const url = this.linkTarget(href);
+        return url === undefined ? '<a>' : `<a href="${escapeAttr(url)}">`;
+      }
+      case 'img': {
+        const src = this.imageTarget(attrs);
+        let tag = '<img';
+        if (src !== undefined) tag += ` src="${escapeAttr(src)}"`;
+        const alt = attrs.get('alt');
+        if (alt !== undefined) tag += ` alt="${requoteRaw(alt)}"`;
+        return tag + '>';
+      }
+      case 'pre':
+      case 'code': {
+        const l = this.codeClass(name, attrs, frame);
+        return l === undefined ? `<${name}>` : `<${name} class="language-${l}">`;
+      }
+      case 'td':
+      case 'th': {
+        let tag = `<${name}`;
+        const colspan = attrs.get('colspan');
+        const rowspan = attrs.get('rowspan');
+        if (colspan !== undefined) tag += ` colspan="${requoteRaw(colspan)}"`;
+        if (rowspan !== undefined) tag += ` rowspan="${requoteRaw(rowspan)}"`;
+        return tag + '>';
+      }
+      case 'ol': {
+        const start = attrs.get('start');
+        return start === undefined ? '<ol>' : `<ol start="${requoteRaw(start)}">`;
+      }
+      case 'dt':
+        // A bold term keeps "term / definition" apart once the markdown is rendered.
+        return '<dt><strong>';
+      default:
+        return `<${name}>`;
+    }
+  }
+
+  private fullOpenTag(name: string, attrs: AttrView, frame: Frame): string {
+    let lang: string | undefined;
+    if (name === 'pre' || name === 'code') lang = this.codeClass(name, attrs, frame);
+    let tag = `<${name}`;
+    let sawClass = false;
+    for (const [key, value] of attrs.entries()) {
+      // Event handlers are script; they have no place in cleaned HTML.
+      if (key.startsWith('on')) continue;
+      let raw = value;
+      if ((key === 'href' && (name === 'a' || name === 'area')) || (key === 'src' && name !== 'script')) {
+        const resolved = key === 'href' ? this.linkTarget(raw) : this.resolveSrc(raw);
+        if (resolved === undefined) continue;
+        tag += ` ${key}="${escapeAttr(resolved)}"`;
+        continue;
+      }
+      if (key === 'class' && lang !== undefined) {
+        sawClass = true;
+        if (!raw.split(/\s+/).includes(`language-${lang}`)) raw = `${raw} language-${lang}`;
+      }
+      tag += raw === '' ? ` ${key}` : ` ${key}="${requoteRaw(raw)}"`;
+    }
+    if (lang !== undefined && !sawClass) tag += ` class="language-${lang}"`;
+    if (name === 'img' && attrs.get('src') === undefined) {
+      const src = this.imageTarget(attrs);
+      if (src !== undefined) tag += ` src="${escapeAttr(src)}"`;
+    }
+    return tag + '>';
+  }
+
+  /** Absolute link target, or undefined for script URLs that must not survive into output. */
+  private linkTarget(raw: string): string | undefined {
+    const url = this.resolve(raw);
+    if (url === undefined || url.startsWith('javascript:')) return undefined;
+    return url;
+  }
+
+  private resolveSrc(raw: string): string | undefined {
+    // data: URIs can be hundreds of kilobytes; they need no resolving, only re-quoting.
+    const t = raw.trim();
+    if (t.startsWith('data:')) return t.includes('&') ? decodeAttr(t) : t;
+    return this.resolve(raw);
+  }
+
+  private imageTarget(attrs: AttrSource): string | undefined {
+    const src = imgSource(attrs);
+    if (src !== undefined) return this.resolveSrc(src);
+    const srcset = attrs.get('srcset') ?? attrs.get('data-srcset');
+    if (srcset === undefined) return undefined;
+    const best = bestSrcsetCandidate(srcset);
+    return best === undefined ? undefined : this.resolve(best, true);
+  }
+}
+
+function dataLanguage(attrs: AttrSource): string | undefined {
+  const v = attrs.get('data-lang') ?? attrs.get('data-language');
+  if (v === undefined || !/^[\w+#.-]{1,40}$/.test(v)) return undefined;
+  return codeLanguage(`language-${v}`);
+}

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import type { TransformOptions, TransformWants } from '../types.js';
+import { transformPage } from './index.js';
+import { attrsFrom } from './html-util.js';
+import { boilerplateReason } from './main-content.js';
+
+const BASE = 'https://news.example.com/2024/story.html';
+const MD: TransformWants = { markdown: true, html: false, links: false, images: false };
+const opts = (o: Partial<TransformOptions> = {}): TransformOptions => ({
+  baseUrl: BASE,
+  onlyMainContent: true,
+  includeTags: [],
+  excludeTags: [],
+  removeBase64Images: true,
+  ...o,
+});
+
+const ARTICLE_TEXT =
+  'The council approved the new budget on Tuesday after a long debate about transport funding and the future of the city library.';
+
+const NEWS_PAGE = `<!doctype html><html lang="en"><head><title>Budget approved</title></head><body>
+<div id="cookie-banner"><p>We use cookies to improve your experience.</p><button>Accept all</button></div>
+<header class="site-header"><a href="/">Example News</a><nav><ul><li><a href="/world">World</a></li><li><a href="/sport">Sport</a></li></ul></nav></header>
+<div class="layout">
+  <article>
+    <h1>Budget approved</h1>
+    <p>${ARTICLE_TEXT}</p>
+    <div class="share-buttons"><a href="https://twitter.com/share">Share on Twitter</a></div>
+    <p>Members will meet again next month to discuss the details of the plan.</p>
+  </article>
+  <aside class="sidebar"><h2>Most read</h2><ul><li><a href="/a">Another story</a></li></ul></aside>
+</div>
+<footer><p>Copyright 2024 Example News</p><a href="/privacy">Privacy</a></footer>
+</body></html>`;
+
+describe('onlyMainContent', () => {
+  it('keeps the article and drops navigation, sidebars, footers, share widgets and cookie banners', () => {
+    const md = transformPage(NEWS_PAGE, opts(), MD).markdown!;
+    expect(md).toContain('# Budget approved');
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('Members will meet again next month');
+    for (const gone of ['cookies', 'Accept all', 'World', 'Sport', 'Most read', 'Copyright', 'Privacy', 'Share on Twitter']) {
+      expect(md).not.toContain(gone);
+    }
+  });
+
+  it('keeps everything but non-content tags when off', () => {
+    const md = transformPage(NEWS_PAGE, opts({ onlyMainContent: false }), MD).markdown!;
+    for (const kept of ['cookies', 'World', 'Most read', 'Copyright', ARTICLE_TEXT]) expect(md).toContain(kept);
+  });
+
+  it('prefers <main> over the rest of the page and keeps the page H1 from a dropped header', () => {
+    const html = `<body><header><h1>How to bake bread</h1></header>
+      <div class="promo-strip">Free shipping on all orders over fifty dollars this week only</div>
+      <main><p>${ARTICLE_TEXT}</p><p>Second paragraph of the recipe with enough words in it.</p></main>
+      <div>Unrelated trailing block outside the main element that is not boilerplate by name</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.startsWith('# How to bake bread')).toBe(true);
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Free shipping');
+    expect(md).not.toContain('Unrelated trailing block');
+  });
+
+  it('keeps every entry of a listing instead of narrowing to one article', () => {
+    const entry = (n: number) =>
+      `<article><h2>Post ${n}</h2><p>Summary of post number ${n} with a few words of teaser text.</p></article>`;
+    const html = `<body><main><h1>Blog</h1>${[1, 2, 3, 4].map(entry).join('')}</main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4]) expect(md).toContain(`Post ${n}`);
+  });
+
+  it('narrows to a single dominant article', () => {
+    const html = `<body><div><p>Sign up for our weekly letter to get the best stories of the week.</p>
+      <article><h1>Title</h1><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></article></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Sign up');
+  });
+
+  it('drops hidden elements, search forms and form controls', () => {
+    const html = `<body><main><h1>T</h1><p>${ARTICLE_TEXT}</p>
+      <p hidden>hidden attribute</p><div aria-hidden="true">aria hidden</div>
+      <div style="display: none">display none</div><span class="sr-only">screen reader</span>
+      <form role="search"><label>Search the site</label><input name="q"></form>
+      <form class="site-search"><label>Find</label></form></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['hidden attribute', 'aria hidden', 'display none', 'screen reader', 'Search the site', 'Find']) {
+      expect(md).not.toContain(gone);
+    }
+  });
+
+  it('falls back to the whole page when the rules leave (nearly) nothing', () => {
+    // Everything sits in an element whose class looks like a sidebar.
+    const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+  });
+
+  it('does not mistake layout classes on wrappers for furniture', () => {
+    const html = `<body class="page has-sidebar"><div class="content-with-sidebar"><div class="post-content"><p>${ARTICLE_TEXT}</p></div></div></body>`;
+    expect(transformPage(html, opts(), MD).markdown).toBe(ARTICLE_TEXT);
+  });
+});
+
+describe('boilerplateReason', () => {
+  const reason = (name: string, attrs: Record<string, string>, inContent: boolean) =>
+    boilerplateReason(name, attrsFrom(attrs), inContent);
+
+  it('flags furniture by tag, role, visibility and class/id words', () => {
+    expect(reason('nav', {}, false)).toBe('tag:nav');
+    expect(reason('div', { role: 'navigation' }, false)).toBe('role:navigation');
+    expect(reason('div', { 'aria-hidden': 'true' }, false)).toBe('aria-hidden');
+    expect(reason('div', { class: 'cc-window cookieconsent' }, false)).toBe('class:cookie');
+    expect(reason('div', { id: 'CybotCookiebotDialog' }, false)).toBe('id:cookie');
+    expect(reason('div', { class: 'sidebar-left' }, false)).toBe('class:sidebar');
+    expect(reason('section', { class: 'related-posts' }, true)).toBe('class:related');
+  });
+
+  it('is stricter inside a content landmark', () => {
+    // Tabs of code examples inside an article are content; the same words outside are site chrome.
+    expect(reason('ul', { class: 'nav nav-tabs' }, true)).toBeUndefined();
+    expect(reason('ul', { class: 'nav nav-tabs' }, false)).toBe('class:nav');
+    expect(reason('header', {}, true)).toBeUndefined();
+    expect(reason('header', {}, false)).toBe('tag:header');
+  });
+
+  it('never flags the document or its landmarks', () => {
+    expect(reason('body', { class: 'sidebar' }, false)).toBeUndefined();
+    expect(reason('main', { 'aria-hidden': 'true' }, false)).toBeUndefined();
+    expect(reason('div', { role: 'main', class: 'sidebar' }, false)).toBeUndefined();
+  });
+});
+
+describe('includeTags / excludeTags', () => {
+  const html = `<body><div id="intro"><p>Intro text</p></div>
+    <div class="item"><p>First item</p></div><nav><p>Nav text</p></nav>
+    <div class="item"><p>Second item</p><span class="note">a note</span></div>
+    <div id="outro"><p>Outro text</p></div></body>`;
+
+  it('keeps only matching elements, in document order', () => {
+    const md = transformPage(html, opts({ onlyMainContent: false, includeTags: ['#outro', '.item'] }), MD).markdown!;
+    expect(md).toBe('First item\n\nSecond item\n\na note\n\nOutro text');
+  });
+
+  it('removes matching elements', () => {
+    const md = transformPage(html, opts({ onlyMainContent: false, excludeTags: ['.item', 'nav'] }), MD).markdown!;
+    expect(md).toBe('Intro text\n\nOutro text');
+  });
+
+  it('applies exclude inside included elements', () => {
+    const md = transformPage(html, opts({ onlyMainContent: false, includeTags: ['.item'], excludeTags: ['.note'] }), MD)
+      .markdown!;
+    expect(md).toBe('First item\n\nSecond item');
+  });
+
+  it('keeps an included element even when it looks like boilerplate', () => {
+    const md = transformPage(html, opts({ onlyMainContent: true, includeTags: ['nav'] }), MD).markdown!;
+    expect(md).toBe('Nav text');
+  });
+
+  it('applies to html too, while links, images and metadata still come from the whole page', () => {
+    const page = `<html><head><title>T</title><meta name="description" content="D"></head><body>
+      <div class="keep"><a href="/in">in</a></div><div><a href="/out">out</a><img src="/o.png"></div></body></html>`;
+    const r = transformPage(page, opts({ onlyMainContent: false, includeTags: ['.keep'] }), {
+      markdown: true,
+      html: true,
+      links: true,
+      images: true,
+    });
+    expect(r.markdown).toBe('[in](https://news.example.com/in)');
+    expect(r.html).toBe('<div class="keep"><a href="https://news.example.com/in">in</a></div>');
+    expect(r.links).toEqual(['https://news.example.com/in', 'https://news.example.com/out']);
+    expect(r.images).toEqual(['https://news.example.com/o.png']);
+    expect(r.metadata.title).toBe('T');
+    expect(r.metadata.description).toBe('D');
+  });
+
+  it('matches elements in XHTML documents with self-closing tags', () => {
+    const xhtml =
+      '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><a id="a1"/><div class="x"><p>one</p></div>' +
+      '<br/><div class="x"><p>two</p></div></body></html>';
+    const md = transformPage(xhtml, opts({ onlyMainContent: false, includeTags: ['.x'] }), MD).markdown!;
+    expect(md).toBe('one\n\ntwo');
+  });
+});
+
+describe('html format', () => {
+  it('returns the cleaned HTML with attributes kept, URLs absolute and handlers stripped', () => {
+    const page = `<body><main><h1 class="t">Title</h1><p onclick="evil()">Text <a href="/x" class="l">x</a></p><script>bad()</script></main></body>`;
+    const r = transformPage(page, opts(), { markdown: false, html: true, links: false, images: false });
+    expect(r.html).toBe(
+      '<main><h1 class="t">Title</h1><p>Text <a href="https://news.example.com/x" class="l">x</a></p></main>',
+    );
+    expect(r.markdown).toBeUndefined();
+  });
+});

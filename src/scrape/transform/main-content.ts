@@ -1,0 +1,212 @@
+/**
+ * Deterministic main-content rules (`onlyMainContent`): which elements are boilerplate, and which
+ * landmark (main / article) to narrow the page to. The rules only look at an element's own tag
+ * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
+ */
+import type { AttrSource } from './html-util.js';
+
+/** Never content, whatever the options: dropped with their whole subtree. */
+export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
+  'head', 'script', 'style', 'noscript', 'template', 'title', 'meta', 'link', 'base',
+  'svg', 'iframe', 'frame', 'frameset', 'object', 'embed', 'canvas', 'applet',
+]);
+
+/** Page furniture by tag. `header` is only furniture outside a content landmark (see below). */
+const BOILERPLATE_TAGS: ReadonlySet<string> = new Set([
+  'nav', 'aside', 'footer', 'dialog', 'menu', 'button', 'select', 'option', 'input', 'textarea',
+]);
+
+const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
+  'navigation', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
+  'tooltip', 'toolbar', 'banner',
+]);
+
+/**
+ * Words in class/id names that mark furniture anywhere, even inside an article: sharing widgets,
+ * ads, newsletter boxes, related-content rails, consent prompts.
+ */
+const ALWAYS_WORDS: ReadonlySet<string> = new Set([
+  'share', 'shares', 'sharing', 'sharebar', 'sharethis', 'addthis', 'social', 'socials',
+  'ad', 'ads', 'adsense', 'adslot', 'adunit', 'advert', 'adverts', 'advertisement', 'advertising', 'dfp',
+  'sponsor', 'sponsored', 'promo', 'promos', 'newsletter', 'subscribe', 'subscription',
+  'related', 'recommended', 'popup', 'modal', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
+  'footer', 'skiplink', 'toolbar', 'tooltip',
+]);
+
+/** Words that mark site chrome when they appear outside a content landmark. */
+const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
+  'nav', 'navs', 'navbar', 'navheader', 'navfooter', 'navmenu', 'navlinks', 'navigation', 'sidenav',
+  'menu', 'menus', 'menubar', 'megamenu', 'submenu', 'sidebar', 'sidebars', 'header', 'masthead',
+  'topbar', 'widget', 'widgets',
+]);
+
+/** Substrings that mark consent managers however their vendors spell the class. */
+const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
+
+/** Whole class names that hide an element or mark assistive-only or anchor-glyph text. */
+const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
+  'hidden', 'hide', 'd-none', 'is-hidden', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader-text',
+  'screen-reader-only', 'offscreen', 'invisible', 'skip-link', 'skip-to-content', 'headerlink', 'anchorjs-link',
+]);
+
+/** A word before a furniture word that describes a layout rather than the furniture itself. */
+const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'without', 'show', 'hide', 'toggle']);
+
+/** Words that mark the content itself: an element naming one is never treated as chrome by class. */
+const CONTENT_WORDS: ReadonlySet<string> = new Set([
+  'content', 'main', 'article', 'post', 'entry', 'story', 'body', 'text', 'prose', 'markdown',
+]);
+
+// Cheap pre-filter so most class/id values skip the split-and-lookup below.
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|widget|shar|social|addthis|ad|dfp|spons|promo|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
+
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+
+/** Landmarks we may narrow the page to. */
+export type LandmarkKind = 'main' | 'article';
+
+export function landmarkKind(name: string, attrs: AttrSource): LandmarkKind | undefined {
+  if (name === 'main') return 'main';
+  if (name === 'article') return 'article';
+  if (attrs.size !== 0 && attrs.get('role') === 'main') return 'main';
+  return undefined;
+}
+
+/**
+ * Why an element is boilerplate, or undefined when it is not. `inContent` is true inside a
+ * main/article landmark, where only the unambiguous rules apply.
+ */
+export function boilerplateReason(name: string, attrs: AttrSource, inContent: boolean): string | undefined {
+  if (name === 'html' || name === 'body' || name === 'main' || name === 'article') return undefined;
+  if (BOILERPLATE_TAGS.has(name)) return `tag:${name}`;
+  if (name === 'header' && !inContent) return 'tag:header';
+  if (attrs.size === 0) return undefined;
+  if (name === 'form' && isSearchForm(attrs)) return 'search-form';
+
+  const role = attrs.get('role');
+  if (role !== undefined) {
+    const r = role.trim().toLowerCase();
+    if (r === 'main') return undefined;
+    if (BOILERPLATE_ROLES.has(r) && (r !== 'banner' || !inContent)) return `role:${r}`;
+  }
+  if (attrs.get('hidden') !== undefined) return 'hidden';
+  if (attrs.get('aria-hidden') === 'true') return 'aria-hidden';
+  const style = attrs.get('style');
+  if (style !== undefined && HIDDEN_STYLE.test(style)) return 'hidden-style';
+
+  const cls = attrs.get('class');
+  const id = attrs.get('id');
+  if (cls !== undefined && MAYBE_FURNITURE.test(cls)) {
+    const why = furnitureName(cls, inContent, true);
+    if (why) return `class:${why}`;
+  }
+  if (id !== undefined && MAYBE_FURNITURE.test(id)) {
+    const why = furnitureName(id, inContent, false);
+    if (why) return `id:${why}`;
+  }
+  return undefined;
+}
+
+function isSearchForm(attrs: AttrSource): boolean {
+  if (attrs.get('role') === 'search') return true;
+  const hay = `${attrs.get('class') ?? ''} ${attrs.get('id') ?? ''} ${attrs.get('action') ?? ''} ${attrs.get('name') ?? ''}`.toLowerCase();
+  return hay.includes('search');
+}
+
+/** Returns the furniture word found in a class list or id, if any. */
+function furnitureName(value: string, inContent: boolean, isClassList: boolean): string | undefined {
+  const lower = value.toLowerCase();
+  for (const s of CONSENT_SUBSTRINGS) if (lower.includes(s)) return s;
+  const names = isClassList ? lower.split(/\s+/) : [lower];
+  for (const n of names) {
+    if (!n) continue;
+    if (isClassList && HIDDEN_CLASSES.has(n)) return n;
+    const parts = n.split(/[^a-z0-9]+/);
+    if (parts.some((p) => CONTENT_WORDS.has(p))) continue;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      const furniture = ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p));
+      if (!furniture) continue;
+      const prev = i > 0 ? parts[i - 1]! : '';
+      if (LAYOUT_PREFIXES.has(prev)) continue;
+      return p;
+    }
+  }
+  return undefined;
+}
+
+/** A landmark's extent in the serialized output and the text it holds. */
+export interface Candidate {
+  kind: LandmarkKind;
+  /** Nesting depth of landmarks of any kind (0 = not inside another landmark). */
+  nesting: number;
+  startChunk: number;
+  endChunk: number;
+  startText: number;
+  endText: number;
+  startH1: number;
+  endH1: number;
+  closed: boolean;
+}
+
+export function candidateText(c: Candidate): number {
+  return c.endText - c.startText;
+}
+
+// A <main> must hold at least this share of the kept text to be trusted as the page's content.
+const MAIN_MIN_SHARE = 0.3;
+// An <article> must dominate its scope this much, and its runner-up must be this much smaller,
+// so listings and forums (many similar articles) are not cut down to one entry.
+const ARTICLE_MIN_SHARE = 0.5;
+const ARTICLE_RUNNER_UP_MAX = 0.3;
+
+/**
+ * Picks the landmark to narrow the page to, or undefined to keep the whole cleaned page.
+ * `keptText` is the text length of the whole cleaned page.
+ */
+export function chooseLandmark(candidates: readonly Candidate[], keptText: number): Candidate | undefined {
+  if (keptText <= 0) return undefined;
+  let scope: Candidate | undefined;
+  let scopeText = keptText;
+
+  const mains = candidates.filter((c) => c.kind === 'main' && c.closed);
+  let bestMain: Candidate | undefined;
+  for (const m of mains) if (!bestMain || candidateText(m) > candidateText(bestMain)) bestMain = m;
+  if (bestMain && candidateText(bestMain) >= MAIN_MIN_SHARE * keptText) {
+    scope = bestMain;
+    scopeText = candidateText(bestMain);
+  }
+
+  // Outermost articles within the scope.
+  const articles = candidates.filter(
+    (c) =>
+      c.kind === 'article' &&
+      c.closed &&
+      (!scope || (c.startChunk >= scope.startChunk && c.endChunk <= scope.endChunk)) &&
+      !candidates.some(
+        (o) => o !== c && o.kind === 'article' && o.startChunk < c.startChunk && o.endChunk >= c.endChunk,
+      ),
+  );
+  if (articles.length > 0 && scopeText > 0) {
+    const sorted = [...articles].sort((a, b) => candidateText(b) - candidateText(a));
+    const first = sorted[0]!;
+    const second = sorted[1];
+    const firstText = candidateText(first);
+    if (
+      firstText >= ARTICLE_MIN_SHARE * scopeText &&
+      (!second || candidateText(second) <= ARTICLE_RUNNER_UP_MAX * firstText)
+    ) {
+      scope = first;
+    }
+  }
+  return scope;
+}
+
+/**
+ * True when main-content cleaning left (nearly) nothing of a page that has text, so the caller
+ * should fall back to the whole page rather than return an empty document.
+ */
+export function isNearlyEmpty(keptText: number, pageText: number): boolean {
+  if (pageText <= 0) return false;
+  return keptText < 0.1 * pageText && keptText < 250;
+}

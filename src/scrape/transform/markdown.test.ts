@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { codeLanguage, postprocessMarkdown, toMarkdown } from './markdown.js';
+import { transformPage } from './index.js';
+
+const BASE = 'https://example.com/docs/page.html';
+const md = (html: string) => toMarkdown(html, BASE);
+
+describe('toMarkdown: structure', () => {
+  it('writes ATX headings', () => {
+    expect(md('<h1>One</h1><h2>Two</h2><h3>Three</h3><p>para</p>')).toBe('# One\n\n## Two\n\n### Three\n\npara');
+  });
+
+  it('indents nested lists and keeps an ordered list start', () => {
+    expect(md('<ul><li>a<ul><li>b<ul><li>c</li></ul></li></ul></li><li>d</li></ul>')).toBe(
+      '- a\n  - b\n    - c\n- d',
+    );
+    expect(md('<ol start="3"><li>x</li><li>y</li></ol>')).toBe('3. x\n4. y');
+  });
+
+  it('writes a GFM table from a table with a header row', () => {
+    const html =
+      '<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td>a</td><td>1</td></tr></tbody></table>';
+    expect(md(html)).toBe('| Name | Value |\n| --- | --- |\n| a | 1 |');
+  });
+
+  it('writes a GFM table from a header-less table, first row as header', () => {
+    const html = '<table><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>';
+    expect(md(html)).toBe('| a | 1 |\n| --- | --- |\n| b | 2 |');
+  });
+
+  it('quotes nested blockquotes without stacks of empty quote lines', () => {
+    expect(md('<blockquote><p>outer</p><blockquote><p>inner</p></blockquote></blockquote>')).toBe(
+      '> outer\n>\n> > inner',
+    );
+  });
+
+  it('keeps definition lists readable: bold term, definition below', () => {
+    const out = md('<dl><dt>term</dt><dd>definition one</dd><dt>second</dt><dd><p>definition two</p></dd></dl>');
+    expect(out).toBe('**term**\ndefinition one\n\n**second**\ndefinition two');
+  });
+
+  it('turns <br> into a backslash break that survives whitespace trimming', () => {
+    expect(md('<p>line<br>break</p>')).toBe('line\\\nbreak');
+  });
+
+  it('collapses source whitespace inside paragraphs', () => {
+    expect(md('<div><p>\n   The <code>X</code> clause is a\n    PostgreSQL extension.\n   </p></div>')).toBe(
+      'The `X` clause is a PostgreSQL extension.',
+    );
+  });
+});
+
+describe('toMarkdown: code blocks', () => {
+  it('takes the fence language from language-* on <code>', () => {
+    expect(md('<pre><code class="language-python">print(1)\n</code></pre>')).toBe('```python\nprint(1)\n```');
+  });
+
+  it('takes the fence language from lang-* on <pre>', () => {
+    expect(md('<pre class="lang-js"><code>let x = 1;</code></pre>')).toBe('```js\nlet x = 1;\n```');
+  });
+
+  it('takes the fence language from highlight-* on <pre>', () => {
+    expect(md('<pre class="highlight-ruby">puts 1</pre>')).toBe('```ruby\nputs 1\n```');
+  });
+
+  it('takes the fence language from a Sphinx div.highlight-<lang> wrapper', () => {
+    const html =
+      '<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span>' +
+      '<span class="n">x</span> <span class="o">=</span> <span class="mi">1</span>\n</pre></div></div>';
+    expect(md(html)).toBe('```python3\nx = 1\n```');
+  });
+
+  it('does not carry a wrapper language past the wrapper', () => {
+    const html = '<div class="highlight-sql"><pre>SELECT 1;</pre></div><pre>plain</pre>';
+    expect(md(html)).toBe('```sql\nSELECT 1;\n```\n\n```\nplain\n```');
+  });
+
+  it('fences <pre> without <code> and keeps its whitespace', () => {
+    expect(md('<pre class="programlisting">SELECT *\n  FROM t\n WHERE a &lt; 1;</pre>')).toBe(
+      '```\nSELECT *\n  FROM t\n WHERE a < 1;\n```',
+    );
+  });
+
+  it('reads the language names the class conventions use', () => {
+    expect(codeLanguage('language-ts')).toBe('ts');
+    expect(codeLanguage('foo lang-go')).toBe('go');
+    expect(codeLanguage('highlight-source-rust')).toBe('rust');
+    expect(codeLanguage('sourceCode haskell')).toBe('haskell');
+    expect(codeLanguage('highlight-default')).toBeUndefined();
+    expect(codeLanguage('highlight')).toBeUndefined();
+    expect(codeLanguage(undefined)).toBeUndefined();
+  });
+});
+
+describe('toMarkdown: URLs', () => {
+  it('makes links and images absolute against the page URL', () => {
+    expect(md('<p><a href="../guide/intro.html">Intro</a> <img src="img/logo.png" alt="Logo"></p>')).toBe(
+      '[Intro](https://example.com/guide/intro.html) ![Logo](https://example.com/docs/img/logo.png)',
+    );
+  });
+
+  it('resolves against <base href> when the document has one', () => {
+    const html =
+      '<html><head><base href="https://cdn.example.org/assets/"></head><body><p>' +
+      '<a href="guide/intro.html">Intro</a> <img src="img/logo.png" alt="Logo"> <a href="/root">Root</a></p></body></html>';
+    expect(md(html)).toBe(
+      '[Intro](https://cdn.example.org/assets/guide/intro.html) ![Logo](https://cdn.example.org/assets/img/logo.png) [Root](https://cdn.example.org/root)',
+    );
+  });
+
+  it('decodes entities in URLs before resolving them', () => {
+    expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
+  });
+
+  it('drops javascript: link targets but keeps the link text', () => {
+    expect(md('<p><a href="javascript:void(0)">click</a></p>')).toBe('click');
+  });
+
+  it('uses the lazy-loading source of an image with a placeholder src', () => {
+    expect(md('<img src="data:image/gif;base64,R0lGOD=" data-src="/real.jpg" alt="Real">')).toBe(
+      '![Real](https://example.com/real.jpg)',
+    );
+  });
+});
+
+describe('toMarkdown: hygiene', () => {
+  it('does not leak an XML prolog, and honours XHTML self-closing tags', () => {
+    const html =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml"><body>' +
+      '<p>Hello</p><a id="x"/><p>after</p></body></html>';
+    const out = md(html);
+    expect(out).not.toContain('?xml');
+    expect(out).toBe('Hello\n\nafter');
+  });
+
+  it('drops script, style, noscript, template and svg even when keeping the whole page', () => {
+    const html =
+      '<p>keep</p><script>var x = "<p>no</p>";</script><style>p{}</style><noscript>enable js</noscript>' +
+      '<template><p>tpl</p></template><svg><title>icon</title><text>svg text</text></svg>';
+    expect(md(html)).toBe('keep');
+  });
+
+  it('trims trailing whitespace and collapses runs of blank lines', () => {
+    const out = md('<p>a   </p><br><br><br><br><p>b</p>');
+    expect(out).toBe('a\n\nb');
+    expect(postprocessMarkdown('x  \n\n\n\ny\t\n', false)).toBe('x\n\ny');
+  });
+
+  it('leaves lines inside fenced code alone', () => {
+    const fenced = '```\na  \n\n\n\nb\n```';
+    expect(postprocessMarkdown(fenced, false)).toBe(fenced);
+  });
+});
+
+describe('removeBase64Images', () => {
+  const html = '<p>See <img src="data:image/png;base64,iVBORw0KGgo=" alt="a chart"> and <img src="data:image/gif;base64,R0lGOD=">.</p>';
+
+  it('replaces base64 images by their alt text, dropping those without one (the default)', () => {
+    expect(md(html)).toBe('See a chart and .');
+  });
+
+  it('keeps base64 images when asked to', () => {
+    expect(toMarkdown(html, BASE, { removeBase64Images: false })).toContain('![a chart](data:image/png;base64,iVBORw0KGgo=)');
+  });
+
+  it('is applied by transformPage according to its option', () => {
+    const opts = { baseUrl: BASE, onlyMainContent: false, includeTags: [], excludeTags: [] };
+    const wants = { markdown: true, html: false, links: false, images: false };
+    expect(transformPage(html, { ...opts, removeBase64Images: true }, wants).markdown).toBe('See a chart and .');
+    expect(transformPage(html, { ...opts, removeBase64Images: false }, wants).markdown).toContain('data:image/png');
+  });
+});

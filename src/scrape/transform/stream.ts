@@ -1,0 +1,287 @@
+/**
+ * A lean event stream over an HTML document: htmlparser2's tokenizer (spec-aware about
+ * comments, raw-text elements and quoting) plus a small tree builder for the end tags HTML
+ * leaves implicit. htmlparser2's full Parser allocates a name string and an attribute object
+ * for every tag, which costs more than the tokenizing itself; here tag names are interned,
+ * attributes stay as offsets into the source until someone asks for one, text is handed over
+ * as slices, and entities are left encoded.
+ */
+import { Tokenizer } from 'htmlparser2';
+import { type AttrSource, VOID_ELEMENTS } from './html-util.js';
+
+/** Attributes of the tag being opened; valid only during the `open` call that receives it. */
+export interface AttrView extends AttrSource {
+  readonly size: number;
+  /** Every attribute as [lower-cased name, raw value], first of duplicates only. */
+  entries(): Array<[string, string]>;
+}
+
+export interface StreamHandler {
+  /** `start` is the offset of the tag's `<` in the source. */
+  open(name: string, attrs: AttrView, start: number): void;
+  /** Raw source text (character references still encoded). */
+  text(data: string): void;
+  /** Every open event gets exactly one close event, explicit or implied. */
+  close(name: string): void;
+}
+
+/** Start tags that close an open `<p>` (when only inline elements sit between them). */
+const CLOSES_P: ReadonlySet<string> = new Set([
+  'address', 'article', 'aside', 'blockquote', 'center', 'details', 'dialog', 'dir', 'div', 'dl', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
+  'dd', 'dt', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'listing', 'search', 'section', 'summary', 'table', 'ul',
+  'xmp', 'plaintext',
+]);
+
+/** Elements that stop the search for an open `<p>` to close. */
+const P_SCOPE_BOUNDARY: ReadonlySet<string> = new Set([
+  'html', 'body', 'table', 'td', 'th', 'caption', 'button', 'object', 'applet', 'marquee', 'template', 'svg', 'math',
+  'div', 'section', 'article', 'main', 'aside', 'nav', 'header', 'footer', 'li', 'dd', 'dt', 'blockquote', 'form',
+]);
+
+interface SiblingRule {
+  closes: ReadonlySet<string>;
+  boundary: ReadonlySet<string>;
+}
+
+/**
+ * For list items, cells, rows and options: an open element of the same family is closed by a new
+ * one, unless a container boundary comes first.
+ */
+const SIBLING_RULES: ReadonlyMap<string, SiblingRule> = (() => {
+  const li = { closes: new Set(['li']), boundary: new Set(['ul', 'ol', 'menu', 'table', 'body', 'html']) };
+  const dd = { closes: new Set(['dd', 'dt']), boundary: new Set(['dl', 'table', 'body', 'html']) };
+  const cell = { closes: new Set(['td', 'th']), boundary: new Set(['tr', 'table', 'body', 'html']) };
+  const row = { closes: new Set(['tr', 'td', 'th']), boundary: new Set(['thead', 'tbody', 'tfoot', 'table', 'body', 'html']) };
+  const section = {
+    closes: new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']),
+    boundary: new Set(['table', 'body', 'html']),
+  };
+  const option = { closes: new Set(['option']), boundary: new Set(['select', 'datalist', 'optgroup', 'body', 'html']) };
+  const optgroup = { closes: new Set(['option', 'optgroup']), boundary: new Set(['select', 'body', 'html']) };
+  return new Map<string, SiblingRule>([
+    ['li', li],
+    ['dd', dd],
+    ['dt', dd],
+    ['td', cell],
+    ['th', cell],
+    ['tr', row],
+    ['thead', section],
+    ['tbody', section],
+    ['tfoot', section],
+    ['option', option],
+    ['optgroup', optgroup],
+  ]);
+})();
+
+// Tag names are interned through a small hash table so the common ones cost no allocation.
+const KNOWN_TAGS = [
+  'a', 'abbr', 'address', 'area', 'article', 'aside', 'audio', 'b', 'base', 'bdi', 'bdo', 'blockquote', 'body', 'br',
+  'button', 'canvas', 'caption', 'center', 'cite', 'code', 'col', 'colgroup', 'data', 'dd', 'del', 'details', 'dfn',
+  'dialog', 'div', 'dl', 'dt', 'em', 'embed', 'fieldset', 'figcaption', 'figure', 'font', 'footer', 'form', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'head', 'header', 'hgroup', 'hr', 'html', 'i', 'iframe', 'img', 'input', 'ins', 'kbd',
+  'label', 'legend', 'li', 'link', 'main', 'mark', 'math', 'menu', 'meta', 'nav', 'noscript', 'object', 'ol',
+  'optgroup', 'option', 'p', 'param', 'path', 'picture', 'pre', 'q', 's', 'samp', 'script', 'section', 'select',
+  'small', 'source', 'span', 'strong', 'style', 'sub', 'summary', 'sup', 'svg', 'table', 'tbody', 'td', 'template',
+  'textarea', 'tfoot', 'th', 'thead', 'time', 'title', 'tr', 'track', 'tt', 'u', 'ul', 'var', 'video', 'wbr', 'g',
+  'use', 'circle', 'rect', 'symbol', 'defs', 'nobr',
+];
+
+const TABLE_BITS = 10;
+const TABLE_MASK = (1 << TABLE_BITS) - 1;
+const tagTable: Array<string[] | undefined> = new Array<string[] | undefined>(1 << TABLE_BITS);
+
+function hashLower(s: string, start: number, end: number): number {
+  let h = end - start;
+  for (let i = start; i < end; i++) h = (Math.imul(h, 31) + (s.charCodeAt(i) | 32)) | 0;
+  return h & TABLE_MASK;
+}
+
+for (const t of new Set(KNOWN_TAGS)) {
+  const slot = hashLower(t, 0, t.length);
+  (tagTable[slot] ??= []).push(t);
+}
+
+/** Case-insensitive comparison of `source[start, start + lower.length)` with a lower-case name. */
+function equalsLower(source: string, start: number, lower: string): boolean {
+  for (let i = 0; i < lower.length; i++) {
+    const c = source.charCodeAt(start + i);
+    // Folding with |32 is only exact for letters; other characters must match as they are.
+    if (c !== lower.charCodeAt(i) && !(c >= 65 && c <= 90 && (c | 32) === lower.charCodeAt(i))) return false;
+  }
+  return true;
+}
+
+function tagNameAt(source: string, start: number, end: number): string {
+  const bucket = tagTable[hashLower(source, start, end)];
+  if (bucket !== undefined) {
+    const len = end - start;
+    for (const t of bucket) if (t.length === len && equalsLower(source, start, t)) return t;
+  }
+  return source.slice(start, end).toLowerCase();
+}
+
+const MAX_ATTRS = 128;
+
+class TagAttrs implements AttrView {
+  source = '';
+  size = 0;
+  /** Per attribute: name start, name end, value start (-1: no value), value end. */
+  readonly offsets = new Int32Array(MAX_ATTRS * 4);
+
+  get(name: string): string | undefined {
+    const o = this.offsets;
+    const len = name.length;
+    for (let i = 0, k = 0; i < this.size; i++, k += 4) {
+      if (o[k + 1]! - o[k]! === len && equalsLower(this.source, o[k]!, name)) {
+        return o[k + 2]! < 0 ? '' : this.source.slice(o[k + 2]!, o[k + 3]!);
+      }
+    }
+    return undefined;
+  }
+
+  entries(): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    const seen = new Set<string>();
+    const o = this.offsets;
+    for (let i = 0, k = 0; i < this.size; i++, k += 4) {
+      const name = this.source.slice(o[k]!, o[k + 1]!).toLowerCase();
+      if (seen.has(name)) continue;
+      seen.add(name);
+      out.push([name, o[k + 2]! < 0 ? '' : this.source.slice(o[k + 2]!, o[k + 3]!)]);
+    }
+    return out;
+  }
+}
+
+export interface StreamOptions {
+  /** Honour `<x/>` as an empty element (XHTML documents); foreign content always does. */
+  selfClosing?: boolean;
+}
+
+export function streamHtml(html: string, handler: StreamHandler, opts: StreamOptions = {}): void {
+  const stack: string[] = [];
+  let foreign = 0;
+  let tagName = '';
+  let tagStart = 0;
+  const attrs = new TagAttrs();
+  attrs.source = html;
+  const offsets = attrs.offsets;
+  const emptyAttrs = new TagAttrs();
+  const xhtml = opts.selfClosing === true;
+
+  const pop = (): void => {
+    const name = stack.pop()!;
+    if (name === 'svg' || name === 'math') foreign--;
+    handler.close(name);
+  };
+
+  const closeUpTo = (index: number): void => {
+    while (stack.length > index) pop();
+  };
+
+  const impliedCloses = (name: string): void => {
+    const rule = SIBLING_RULES.get(name);
+    if (rule !== undefined) {
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const open = stack[i]!;
+        if (rule.closes.has(open)) {
+          closeUpTo(i);
+          break;
+        }
+        if (rule.boundary.has(open)) break;
+      }
+    }
+    if (CLOSES_P.has(name)) {
+      for (let i = stack.length - 1; i >= 0; i--) {
+        const open = stack[i]!;
+        if (open === 'p') {
+          closeUpTo(i);
+          break;
+        }
+        if (P_SCOPE_BOUNDARY.has(open)) break;
+      }
+    }
+    if (name === 'body' || name === 'frameset') {
+      const head = stack.lastIndexOf('head');
+      if (head >= 0) closeUpTo(head);
+    }
+  };
+
+  const finishOpen = (selfClosing: boolean): void => {
+    const name = tagName;
+    if (foreign === 0) impliedCloses(name);
+    handler.open(name, attrs, tagStart);
+    attrs.size = 0;
+    if (VOID_ELEMENTS.has(name) || (selfClosing && (xhtml || foreign > 0))) {
+      handler.close(name);
+      return;
+    }
+    stack.push(name);
+    if (name === 'svg' || name === 'math') foreign++;
+  };
+
+  const tokenizer = new Tokenizer(
+    { decodeEntities: false, recognizeSelfClosing: xhtml },
+    {
+      ontext(start, end) {
+        handler.text(html.slice(start, end));
+      },
+      ontextentity() {
+        /* entity decoding is off */
+      },
+      onopentagname(start, end) {
+        tagStart = start - 1;
+        tagName = tagNameAt(html, start, end);
+        attrs.size = 0;
+      },
+      onattribname(start, end) {
+        if (attrs.size >= MAX_ATTRS) return;
+        const k = attrs.size * 4;
+        offsets[k] = start;
+        offsets[k + 1] = end;
+        offsets[k + 2] = -1;
+      },
+      onattribdata(start, end) {
+        if (attrs.size >= MAX_ATTRS) return;
+        const k = attrs.size * 4;
+        if (offsets[k + 2]! < 0) offsets[k + 2] = start;
+        offsets[k + 3] = end;
+      },
+      onattribentity() {
+        /* entity decoding is off */
+      },
+      onattribend() {
+        if (attrs.size < MAX_ATTRS) attrs.size++;
+      },
+      onopentagend() {
+        finishOpen(false);
+      },
+      onselfclosingtag() {
+        finishOpen(true);
+      },
+      onclosetag(start, end) {
+        const name = tagNameAt(html, start, end);
+        if (VOID_ELEMENTS.has(name)) {
+          // `</br>` is a line break in every browser; other void end tags mean nothing.
+          if (name === 'br') {
+            handler.open('br', emptyAttrs, start - 2);
+            handler.close('br');
+          }
+          return;
+        }
+        const i = stack.lastIndexOf(name);
+        if (i >= 0) closeUpTo(i);
+      },
+      oncomment() {},
+      oncdata() {},
+      ondeclaration() {},
+      onprocessinginstruction() {},
+      onend() {},
+      isInForeignContext: () => foreign > 0,
+    },
+  );
+  tokenizer.write(html);
+  tokenizer.end();
+  closeUpTo(0);
+}

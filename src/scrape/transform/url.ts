@@ -1,0 +1,71 @@
+/** URL resolution against the page URL and its `<base href>`. */
+import { decodeAttr } from './html-util.js';
+
+// Only the first <base> counts (as in browsers); a regex over the raw text avoids waiting for the
+// parse to reach it, because links are rewritten while the document streams past.
+const BASE_TAG = /<base\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
+
+export function findBaseHref(html: string): string | undefined {
+  // indexOf is far cheaper than a case-insensitive regex over a large page with no <base>;
+  // mixed-case spellings (<Base>) are left to the page URL.
+  let at = html.indexOf('<base');
+  if (at < 0) at = html.indexOf('<BASE');
+  if (at < 0) return undefined;
+  const m = BASE_TAG.exec(html.slice(at, at + 4096));
+  if (!m) return undefined;
+  const raw = m[1] ?? m[2] ?? m[3] ?? '';
+  const value = decodeAttr(raw).trim();
+  return value || undefined;
+}
+
+/** The URL relative references resolve against: `<base href>` (itself relative to the page) or the page URL. */
+export function effectiveBase(pageUrl: string, baseHref: string | undefined): URL | undefined {
+  let page: URL | undefined;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    page = undefined;
+  }
+  if (baseHref) {
+    try {
+      const base = new URL(baseHref, page);
+      // A javascript:/data: base would make every relative link meaningless; keep the page URL.
+      if (base.protocol === 'http:' || base.protocol === 'https:' || base.protocol === 'file:') return base;
+    } catch {
+      /* ignore an unusable <base> */
+    }
+  }
+  return page;
+}
+
+/** Resolves an attribute value; raw values are entity-decoded first unless `decoded` is set. */
+export type Resolver = (value: string, decoded?: boolean) => string | undefined;
+
+/**
+ * Builds a resolver against a fixed base. Results are cached per page because navigation links
+ * repeat many times on real pages.
+ */
+export function makeResolver(base: URL | undefined): Resolver {
+  const cache = new Map<string, string | undefined>();
+  return (input: string, decoded = false) => {
+    const value = (decoded ? input : decodeAttr(input)).trim();
+    if (!value) return undefined;
+    let hit = cache.get(value);
+    if (hit !== undefined || cache.has(value)) return hit;
+    try {
+      hit = new URL(value, base).href;
+    } catch {
+      hit = undefined;
+    }
+    cache.set(value, hit);
+    return hit;
+  };
+}
+
+export function isHttpOrMailto(url: string): boolean {
+  return url.startsWith('https:') || url.startsWith('http:') || url.startsWith('mailto:');
+}
+
+export function isHttp(url: string): boolean {
+  return url.startsWith('https:') || url.startsWith('http:');
+}
