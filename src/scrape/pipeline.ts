@@ -54,12 +54,15 @@ export class Scraper {
       options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot;
     const cacheKey = cacheKeyFor(url, options);
 
-    const cached = await this.fromCache(url, cacheKey, options, ctx);
-    if (cached) return this.finish(cached, scrapeId, ctx, options, false);
+    const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot);
+    if (consultCache) {
+      const cached = await this.fromCache(url, cacheKey, options, ctx);
+      if (cached) return this.finish(cached, scrapeId, ctx, options, false);
+    }
 
     const { result, proxy } = await this.fetchPage(url, options, ctx);
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
-    if (options.lockdown === false && (options.maxAge > 0 || options.minAge !== undefined)) doc.metadata.cacheState = 'miss';
+    if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
       await this.deps.documents.putCached(ctx.teamId, cacheKey, url, doc);
     }
@@ -68,8 +71,6 @@ export class Scraper {
 
   /** Cache rules: `lockdown` and `minAge` never go out; `maxAge` reuses a young enough copy. */
   private async fromCache(url: string, cacheKey: string, o: ScrapeOptions, ctx: ScrapeContext): Promise<Document | undefined> {
-    const mustUseCache = o.lockdown || o.minAge !== undefined;
-    if (!mustUseCache && (o.maxAge === 0 || !o.storeInCache || o.headers)) return undefined;
     const entry = await this.deps.documents.getCached(ctx.teamId, cacheKey);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
     if (o.lockdown) {
