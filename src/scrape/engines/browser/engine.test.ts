@@ -1,259 +1,37 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../errors.js';
-import type { FetchRequest, UrlGuard } from '../types.js';
-import { BrowserEngine } from './browser.js';
 import { findChromium } from './chromium.js';
+import { BrowserEngine } from './engine.js';
+import { alive, chromiumProcessTree, waitFor } from './testing/processes.js';
+import {
+  DOWNLOAD_BYTES,
+  echoedHeaders,
+  envOf,
+  escapeHtml,
+  failure,
+  isJpeg,
+  isPng,
+  loopbackRefusingGuard,
+  page,
+  PathGuard,
+  PDF_BYTES,
+  pngSize,
+  request,
+  startSite,
+  type Site,
+} from './testing/site.js';
+import { startSocks5Server } from './testing/socks5-server.js';
 
 const chromiumPath = findChromium(process.env.CHROMIUM_PATH);
 if (!chromiumPath) {
-  console.warn('browser.test.ts: no Chromium found (set CHROMIUM_PATH or install the "chromium" package): skipping browser engine tests');
+  console.warn('engine.test.ts: no Chromium found (set CHROMIUM_PATH or install the "chromium" package): skipping browser engine tests');
 }
-
-// ---------------------------------------------------------------------------------------------
-// Guards
-
-const permissive: UrlGuard = {
-  async checkUrl() {},
-  checkAddress() {},
-};
-
-/** Refuses any URL whose path starts with /blocked, and remembers what it refused. */
-class PathGuard implements UrlGuard {
-  readonly refused: string[] = [];
-  async checkUrl(url: string): Promise<void> {
-    if (new URL(url).pathname.startsWith('/blocked')) {
-      this.refused.push(url);
-      throw new ApiError('URL_BLOCKED', { message: 'test guard: /blocked is off limits', details: { url } });
-    }
-  }
-  checkAddress(): void {}
-}
-
-/** Accepts every URL but refuses the loopback address once it is actually connected to. */
-const loopbackRefusingGuard: UrlGuard = {
-  async checkUrl() {},
-  checkAddress(ip: string, url: string) {
-    if (ip === '127.0.0.1') throw new ApiError('URL_BLOCKED', { message: `test guard: ${ip} refused`, details: { url, address: ip } });
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// The site
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-
-const DOWNLOAD_BYTES = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
-const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
-
-const page = (body: string, head = '') => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
-
-interface Site {
-  base: string;
-  port: number;
-  hits: Map<string, number>;
-  /** Request headers seen per path. */
-  seen: Map<string, http.IncomingHttpHeaders>;
-  close(): Promise<void>;
-}
-
-async function startSite(): Promise<Site> {
-  const hits = new Map<string, number>();
-  const seen = new Map<string, http.IncomingHttpHeaders>();
-  const timers = new Set<NodeJS.Timeout>();
-  let port = 0;
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://site');
-    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
-    seen.set(url.pathname, req.headers);
-    const html = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'x-site': 'test' });
-      res.end(body);
-    };
-    switch (url.pathname) {
-      case '/js':
-        return html(
-          200,
-          page(
-            '<div id="root">loading</div><script>window.addEventListener("load", () => setTimeout(() => { document.getElementById("root").textContent = "rendered-by-script"; }, 100));</script>',
-            '<title>js page</title>',
-          ),
-        );
-      case '/late':
-        return html(200, page('<div id="root">early</div><script>setTimeout(() => { document.getElementById("root").textContent = "late-content"; }, 1500);</script>'));
-      case '/echo':
-        return html(
-          200,
-          page(
-            `<pre id="headers">${escapeHtml(JSON.stringify(req.headers))}</pre><div id="env"></div>` +
-              '<img src="/same-origin-sub.png">' +
-              `<img src="http://localhost:${port}/cross-origin-sub.png">` +
-              '<script>document.getElementById("env").textContent = JSON.stringify({ language: navigator.language, languages: navigator.languages, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, userAgent: navigator.userAgent, width: window.innerWidth, touch: navigator.maxTouchPoints, dpr: window.devicePixelRatio });</script>',
-            '<meta name="viewport" content="width=device-width, initial-scale=1"><style>pre{white-space:pre-wrap;word-break:break-all}</style>',
-          ),
-        );
-      case '/geo':
-        return html(
-          200,
-          page(
-            '<div id="geo">pending</div><script>navigator.geolocation.getCurrentPosition((p) => { document.getElementById("geo").textContent = p.coords.latitude + "," + p.coords.longitude; }, (e) => { document.getElementById("geo").textContent = "error:" + e.message; });</script>',
-          ),
-        );
-      case '/slow': {
-        const t = setTimeout(() => {
-          timers.delete(t);
-          html(200, page('slow'));
-        }, 5_000);
-        timers.add(t);
-        return;
-      }
-      case '/with-blocked-sub':
-        return html(
-          200,
-          page('<p>main-content</p><img src="/blocked/pixel.png"><script src="/blocked/script.js"></script><script>fetch("/blocked/api").catch(() => {});</script>'),
-        );
-      case '/redirect':
-        res.writeHead(302, { location: '/js' });
-        return res.end();
-      case '/redirect-to-blocked':
-        res.writeHead(302, { location: '/blocked/page' });
-        return res.end();
-      case '/tall':
-        return html(200, page('<div style="height:4000px;background:linear-gradient(#c00,#00c)">tall</div>', '<style>body{margin:0}</style>'));
-      case '/storage':
-        return html(
-          200,
-          page(
-            '<div id="out"></div><script>const prev = localStorage.getItem("k"); const prevCookie = document.cookie; localStorage.setItem("k", "set"); document.cookie = "c=1; path=/"; document.getElementById("out").textContent = "prev=" + (prev ?? "none") + ";cookie=" + (prevCookie || "none");</script>',
-          ),
-        );
-      case '/popup':
-        return html(200, page('<p>opener</p><script>window.open("/js", "_blank");</script>'));
-      case '/download':
-        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="bytes.bin"' });
-        return res.end(DOWNLOAD_BYTES);
-      case '/pdf':
-        res.writeHead(200, { 'content-type': 'application/pdf' });
-        return res.end(PDF_BYTES);
-      case '/empty-404':
-        res.writeHead(404);
-        return res.end();
-      case '/hanging-sub':
-        return html(200, page('<p>visible-before-load</p><img src="/slow">'));
-      case '/json':
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"a":1}');
-      default:
-        if (url.pathname.startsWith('/blocked')) return html(200, 'secret');
-        if (url.pathname.endsWith('.png')) {
-          res.writeHead(404);
-          return res.end();
-        }
-        return html(404, page('not found'));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as net.AddressInfo).port;
-  return {
-    base: `http://127.0.0.1:${port}`,
-    port,
-    hits,
-    seen,
-    async close() {
-      for (const t of timers) clearTimeout(t);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-function request(url: string, over: Partial<FetchRequest> = {}): FetchRequest {
-  return { url, headers: {}, timeoutMs: 20_000, skipTlsVerification: false, mobile: false, waitForMs: 0, guard: permissive, ...over };
-}
-
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
-  }
-  throw new Error('expected the fetch to fail');
-}
-
-function envOf(text: string | undefined): Record<string, unknown> {
-  const m = /<div id="env">(.*?)<\/div>/s.exec(text ?? '');
-  if (!m?.[1]) throw new Error('no env block in the page');
-  return JSON.parse(unescapeHtml(m[1])) as Record<string, unknown>;
-}
-
-function echoedHeaders(text: string | undefined): Record<string, string> {
-  const m = /<pre id="headers">(.*?)<\/pre>/s.exec(text ?? '');
-  if (!m?.[1]) throw new Error('no headers block in the page');
-  return JSON.parse(unescapeHtml(m[1])) as Record<string, string>;
-}
-
-const pngSize = (b: Buffer) => ({ width: b.readUInt32BE(16), height: b.readUInt32BE(20) });
-const isPng = (b: Buffer) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-const isJpeg = (b: Buffer) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-
-/** Chromium processes started by this test process (roots), and everything they spawned. */
-function chromiumProcessTree(): { roots: number[]; all: number[] } {
-  if (!readdirSync('/').includes('proc')) return { roots: [], all: [] };
-  const parents = new Map<number, number>();
-  const commands = new Map<number, string>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue;
-      parents.set(Number(entry), Number(fields[1]));
-      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8'));
-    } catch {
-      // The process exited while being read.
-    }
-  }
-  const roots = [...parents].filter(([pid, ppid]) => ppid === process.pid && /chrom/i.test(commands.get(pid) ?? '')).map(([pid]) => pid);
-  const tree = new Set(roots);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of parents) {
-      if (tree.has(ppid) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-    }
-  }
-  return { roots, all: [...tree] };
-}
-
-const alive = (pid: number) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-};
-
-async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return cond();
-}
-
-// ---------------------------------------------------------------------------------------------
 
 describe.skipIf(!chromiumPath)('BrowserEngine', () => {
   let site: Site;
@@ -542,17 +320,15 @@ describe.skipIf(!chromiumPath)('BrowserEngine', () => {
     });
 
     it('goes through a socks5:// proxy with credentials', async () => {
-      const seen: { user: string; pass: string; target: string }[] = [];
-      const socks = net.createServer((client) => void socksSession(client, seen));
-      await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', resolve));
-      const proxyUrl = `socks5://alice:pa%40ss@127.0.0.1:${(socks.address() as net.AddressInfo).port}`;
+      const socks = await startSocks5Server();
+      const proxyUrl = `socks5://alice:pa%40ss@127.0.0.1:${socks.port}`;
       try {
         const res = await engine.fetch(request(`${site.base}/js`, { proxyUrl }));
         expect(res.text).toContain('rendered-by-script');
-        expect(seen.length).toBeGreaterThan(0);
-        expect(seen[0]).toEqual({ user: 'alice', pass: 'pa@ss', target: `127.0.0.1:${site.port}` });
+        expect(socks.seen.length).toBeGreaterThan(0);
+        expect(socks.seen[0]).toEqual({ user: 'alice', pass: 'pa@ss', target: `127.0.0.1:${site.port}` });
       } finally {
-        await new Promise<void>((resolve) => socks.close(() => resolve()));
+        await socks.close();
       }
     });
   });
@@ -654,44 +430,3 @@ function hasOpenssl(): boolean {
   }
 }
 
-/** A minimal SOCKS5 server (RFC 1928/1929): username/password auth, CONNECT only. */
-async function socksSession(client: net.Socket, seen: { user: string; pass: string; target: string }[]): Promise<void> {
-  client.on('error', () => {});
-  let buf = Buffer.alloc(0);
-  const waiters: (() => void)[] = [];
-  client.on('data', (chunk: Buffer) => {
-    buf = Buffer.concat([buf, chunk]);
-    waiters.splice(0).forEach((w) => w());
-  });
-  const take = async (n: number): Promise<Buffer> => {
-    while (buf.length < n) await new Promise<void>((resolve) => waiters.push(resolve));
-    const out = buf.subarray(0, n);
-    buf = buf.subarray(n);
-    return out;
-  };
-  const [, nMethods = 0] = await take(2);
-  const methods = [...(await take(nMethods))];
-  if (!methods.includes(2)) return void client.end(Buffer.from([5, 0xff]));
-  client.write(Buffer.from([5, 2]));
-  const [, ulen = 0] = await take(2);
-  const user = (await take(ulen)).toString();
-  const [plen = 0] = await take(1);
-  const pass = (await take(plen)).toString();
-  client.write(Buffer.from([1, 0]));
-  const [, , , atyp] = await take(4);
-  let host: string;
-  if (atyp === 1) host = [...(await take(4))].join('.');
-  else if (atyp === 3) host = (await take((await take(1))[0] ?? 0)).toString();
-  else return void client.destroy();
-  const port = (await take(2)).readUInt16BE(0);
-  seen.push({ user, pass, target: `${host}:${port}` });
-  const upstream = net.connect(port, host, () => {
-    client.removeAllListeners('data');
-    client.write(Buffer.from([5, 0, 0, 1, 0, 0, 0, 0, 0, 0]));
-    if (buf.length > 0) upstream.write(buf);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  upstream.on('error', () => client.destroy());
-  client.on('close', () => upstream.destroy());
-}

@@ -1,0 +1,3 @@
+export { BrowserEngine } from './engine.js';
+export { toBrowserError } from './errors.js';
+export type { BrowserEngineLogger, BrowserEngineOptions, BrowserEngineStats } from './types.js';

@@ -1,0 +1,24 @@
+/** The browser engine's public shapes: its options, its stats and the logger it reports to. */
+
+export interface BrowserEngineLogger {
+  warn(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+}
+
+export interface BrowserEngineOptions {
+  executablePath: string;
+  /** Browser contexts kept open at most (busy + idle). */
+  maxContexts?: number;
+  /** A context is closed and replaced after this many fetches, so leaks in it cannot grow. */
+  maxUsesPerContext?: number;
+  /** Largest main resource kept when the browser downloads it instead of rendering it. */
+  maxResponseBytes?: number;
+  logger?: BrowserEngineLogger;
+}
+
+export interface BrowserEngineStats {
+  contextsOpen: number;
+  contextsIdle: number;
+  pagesOpen: number;
+  launched: boolean;
+}
