@@ -7,8 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
+
+// Each test starts the real command several times (TypeScript compiled on the fly), which takes
+// seconds apiece on a busy two-core machine.
+vi.setConfig({ testTimeout: 240_000 });
 
 const root = path.resolve(import.meta.dirname, '../..');
 let site: FixtureSite;
@@ -23,12 +27,12 @@ const env = () => ({
   REDIS_URL: '',
   GLEANER_API_KEY: '',
 });
-const gleaner = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: env(), encoding: 'utf8', timeout: 60_000 });
+const gleaner = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: env(), encoding: 'utf8', timeout: 120_000 });
 
 // The fixture site lives in this process, so commands that fetch from it must not block it.
 const gleanerAsync = (...args: string[]) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: env(), encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) =>
+    execFile(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: root, env: env(), encoding: 'utf8', timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ status: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -48,7 +52,7 @@ describe('gleaner serve', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 90_000;
     while (!/listening on (http:\/\/\S+)/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     const key = /First API key[^\n]*\n\s*\n\s*(fc-[0-9a-f]+)/.exec(out)?.[1];
@@ -66,7 +70,7 @@ describe('gleaner serve', () => {
     const again = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, env: { ...env(), PORT: '0' } });
     let out2 = '';
     again.stdout.on('data', (d: Buffer) => (out2 += d.toString()));
-    while (!/listening on/.test(out2) && Date.now() < deadline + 30_000) await new Promise((r) => setTimeout(r, 100));
+    while (!/listening on/.test(out2) && Date.now() < deadline + 90_000) await new Promise((r) => setTimeout(r, 100));
     again.kill('SIGTERM');
     await new Promise((r) => again.on('exit', r));
     expect(out2).not.toContain('First API key');
