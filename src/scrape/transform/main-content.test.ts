@@ -97,6 +97,15 @@ describe('onlyMainContent', () => {
     expect(md).toContain(ARTICLE_TEXT);
   });
 
+  it('drops blocks that are mostly links with little prose, whatever their names', () => {
+    const html = `<body><div class="x1"><a href="/a">Alpha</a> | <a href="/b">Beta</a> | <a href="/c">Gamma</a></div>
+      <div class="x2"><p>${ARTICLE_TEXT} It links to <a href="/source">the source</a> once.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('[the source](https://news.example.com/source)');
+    expect(md).not.toContain('Alpha');
+  });
+
   it('does not mistake layout classes on wrappers for furniture', () => {
     const html = `<body class="page has-sidebar"><div class="content-with-sidebar"><div class="post-content"><p>${ARTICLE_TEXT}</p></div></div></body>`;
     expect(transformPage(html, opts(), MD).markdown).toBe(ARTICLE_TEXT);
@@ -193,5 +202,12 @@ describe('html format', () => {
       '<main><h1 class="t">Title</h1><p>Text <a href="https://news.example.com/x" class="l">x</a></p></main>',
     );
     expect(r.markdown).toBeUndefined();
+  });
+
+  it('strips script URLs from every attribute', () => {
+    const page = `<body><p><img src="javascript:alert(1)" alt="a"><a href=" JavaScript:evil()">x</a></p>
+      <form action="javascript:go()"><p>f</p></form></body>`;
+    const r = transformPage(page, opts({ onlyMainContent: false }), { markdown: false, html: true, links: false, images: false });
+    expect(r.html).not.toMatch(/javascript/i);
   });
 });

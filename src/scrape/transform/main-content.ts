@@ -138,8 +138,6 @@ function furnitureName(value: string, inContent: boolean, isClassList: boolean):
 /** A landmark's extent in the serialized output and the text it holds. */
 export interface Candidate {
   kind: LandmarkKind;
-  /** Nesting depth of landmarks of any kind (0 = not inside another landmark). */
-  nesting: number;
   startChunk: number;
   endChunk: number;
   startText: number;

@@ -39,6 +39,11 @@ describe('toMarkdown: structure', () => {
     expect(out).toBe('**term**\ndefinition one\n\n**second**\ndefinition two');
   });
 
+  it('closes the elements HTML leaves open', () => {
+    expect(md('<ul><li>one<li>two</ul><p>para<div>block</div>')).toBe('- one\n- two\n\npara\n\nblock');
+    expect(md('<table><tr><td>a<td>b<tr><td>c<td>d</table>')).toBe('| a | b |\n| --- | --- |\n| c | d |');
+  });
+
   it('turns <br> into a backslash break that survives whitespace trimming', () => {
     expect(md('<p>line<br>break</p>')).toBe('line\\\nbreak');
   });

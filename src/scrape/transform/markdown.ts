@@ -127,14 +127,17 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
   let blank = 0;
   let prevQuoteOnly = false;
   for (const raw of lines) {
+    // Cheap character checks first: most lines have no trailing blanks, fence or quote marker.
+    const mayFence = raw.includes('```') || raw.includes('~~~');
     if (fence !== null) {
       out.push(raw);
-      const m = FENCE.exec(raw);
+      const m = mayFence ? FENCE.exec(raw) : null;
       if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && raw.trim() === m[1]) fence = null;
       continue;
     }
-    const line = raw.replace(/[ \t]+$/, '');
-    const m = FENCE.exec(line);
+    const last = raw.charCodeAt(raw.length - 1);
+    const line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
+    const m = mayFence ? FENCE.exec(line) : null;
     if (m) {
       fence = m[1]!;
       blank = 0;
@@ -149,7 +152,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
       continue;
     }
     // Nested blockquotes come out of the converter with stacks of empty `>` lines.
-    const quoteOnly = QUOTE_ONLY.test(line);
+    const quoteOnly = line.charCodeAt(0) === 62 && QUOTE_ONLY.test(line);
     if (quoteOnly && prevQuoteOnly) continue;
     prevQuoteOnly = quoteOnly;
     blank = 0;

@@ -32,7 +32,7 @@ export interface ScanResult {
  * elements as `<a id="x"/>`; honouring the slash there keeps them from swallowing what follows.
  */
 export function looksLikeXhtml(html: string): boolean {
-  return /^\s*<\?xml\b/.test(html.slice(0, 256));
+  return /^\uFEFF?\s*<\?xml\b/.test(html.slice(0, 256));
 }
 
 export function scanDocument(html: string, opts: ScanOptions): ScanResult {

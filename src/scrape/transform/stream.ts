@@ -45,18 +45,15 @@ interface SiblingRule {
 }
 
 /**
- * For list items, cells, rows and options: an open element of the same family is closed by a new
- * one, unless a container boundary comes first.
+ * For list items, cells, rows and options: the nearest open element of the same family is closed
+ * (with everything opened inside it) by a new one, unless a container boundary comes first.
  */
 const SIBLING_RULES: ReadonlyMap<string, SiblingRule> = (() => {
   const li = { closes: new Set(['li']), boundary: new Set(['ul', 'ol', 'menu', 'table', 'body', 'html']) };
   const dd = { closes: new Set(['dd', 'dt']), boundary: new Set(['dl', 'table', 'body', 'html']) };
   const cell = { closes: new Set(['td', 'th']), boundary: new Set(['tr', 'table', 'body', 'html']) };
-  const row = { closes: new Set(['tr', 'td', 'th']), boundary: new Set(['thead', 'tbody', 'tfoot', 'table', 'body', 'html']) };
-  const section = {
-    closes: new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th']),
-    boundary: new Set(['table', 'body', 'html']),
-  };
+  const row = { closes: new Set(['tr']), boundary: new Set(['thead', 'tbody', 'tfoot', 'table', 'body', 'html']) };
+  const section = { closes: new Set(['thead', 'tbody', 'tfoot']), boundary: new Set(['table', 'body', 'html']) };
   const option = { closes: new Set(['option']), boundary: new Set(['select', 'datalist', 'optgroup', 'body', 'html']) };
   const optgroup = { closes: new Set(['option', 'optgroup']), boundary: new Set(['select', 'body', 'html']) };
   return new Map<string, SiblingRule>([

@@ -6,10 +6,13 @@ import { decodeAttr } from './html-util.js';
 const BASE_TAG = /<base\s[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 
 export function findBaseHref(html: string): string | undefined {
-  // indexOf is far cheaper than a case-insensitive regex over a large page with no <base>;
-  // mixed-case spellings (<Base>) are left to the page URL.
-  let at = html.indexOf('<base');
-  if (at < 0) at = html.indexOf('<BASE');
+  // <base> only counts in the head, so the search stops at <body> when there is one; indexOf is
+  // far cheaper than a case-insensitive regex over a large page. Mixed-case spellings (<Base>)
+  // fall back to the page URL.
+  const body = html.indexOf('<body');
+  const head = body < 0 ? html : html.slice(0, body);
+  let at = head.indexOf('<base');
+  if (at < 0) at = head.indexOf('<BASE');
   if (at < 0) return undefined;
   const m = BASE_TAG.exec(html.slice(at, at + 4096));
   if (!m) return undefined;

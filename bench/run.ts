@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: every benchmark, each printing our figure beside its baseline from the same
+ * run. Benchmarks are not tests: nothing here passes or fails on a number.
+ */
+import { runMarkdownBench, printMarkdownBench } from './markdown.js';
+import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
+
+const md = await runMarkdownBench();
+if (md) printMarkdownBench(md);
+
+const scrape = await runScrapeBench();
+if (scrape) printScrapeBench(scrape);
