@@ -51,7 +51,7 @@ export interface ContentResult {
 }
 
 /** Blocks that may be dropped for being mostly links (see pruneLinkBlock). */
-const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'p', 'menu']);
+const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'menu']);
 // A block is pruned when over half its text is link text and under this much is not: chosen on
 // the aggregate of both datasets (WCXB word F1 and Scrapinghub shingle F1), not page by page.
 const LINK_DENSITY_MAX = 0.5;

@@ -56,6 +56,10 @@ describe('toMarkdown: structure', () => {
 });
 
 describe('toMarkdown: code blocks', () => {
+  it('separates a closing fence from the block after it', () => {
+    expect(md('<pre><code>x = 1</code></pre><blockquote>Quoted.</blockquote>')).toBe('```\nx = 1\n```\n\n> Quoted.');
+  });
+
   it('takes the fence language from language-* on <code>', () => {
     expect(md('<pre><code class="language-python">print(1)\n</code></pre>')).toBe('```python\nprint(1)\n```');
   });

@@ -126,15 +126,23 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
   let fence: string | null = null;
   let blank = 0;
   let prevQuoteOnly = false;
+  let closedFence = false;
   for (const raw of lines) {
     // Cheap character checks first: most lines have no trailing blanks, fence or quote marker.
     const mayFence = raw.includes('```') || raw.includes('~~~');
     if (fence !== null) {
       out.push(raw);
       const m = mayFence ? FENCE.exec(raw) : null;
-      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && raw.trim() === m[1]) fence = null;
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && raw.trim() === m[1]) {
+        fence = null;
+        closedFence = true;
+      }
       continue;
     }
+    // The converter sometimes starts the next block right under a closing fence; a block quote
+    // there would read as part of the code's surroundings, so give it its blank line.
+    if (closedFence && raw !== '') out.push('');
+    closedFence = false;
     const last = raw.charCodeAt(raw.length - 1);
     const line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
     const m = mayFence ? FENCE.exec(line) : null;
