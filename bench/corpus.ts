@@ -4,6 +4,9 @@
  */
 import { execSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 export const PG_DOCS_DIR = '/usr/share/doc/postgresql-doc-15/html';
 
@@ -23,4 +26,21 @@ export function pgDocsDir(): string | undefined {
   }
   console.error('Skipping: the corpus needs Debian package postgresql-doc-15 (sudo apt-get install -y postgresql-doc-15).');
   return undefined;
+}
+
+/** Serves the given files of `dir` as HTML on an ephemeral loopback port; anything else is a 404. */
+export async function serveDir(dir: string, files: string[]): Promise<{ url: string; close(): Promise<void> }> {
+  const bodies = new Map(files.map((f) => [`/${f}`, fs.readFileSync(path.join(dir, f))]));
+  const server = http.createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
 }

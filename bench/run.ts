@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, each printing our figure beside its baseline from the same
  * run. Benchmarks are not tests: nothing here passes or fails on a number.
  */
+import { printCrawlBench, printSyntheticCrawlBench, runCrawlBench, runSyntheticCrawlBench } from './crawl.js';
 import { runMarkdownBench, printMarkdownBench } from './markdown.js';
 import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
 
@@ -10,3 +11,8 @@ if (md) printMarkdownBench(md);
 
 const scrape = await runScrapeBench();
 if (scrape) printScrapeBench(scrape);
+
+const crawl = await runCrawlBench();
+if (crawl) printCrawlBench(crawl);
+
+printSyntheticCrawlBench(await runSyntheticCrawlBench());

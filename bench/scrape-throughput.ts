@@ -6,13 +6,10 @@
  *   node --import tsx bench/scrape-throughput.ts [--pages 400] [--concurrency 16]
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { startGleaner } from '../test/helpers/gleaner.js';
-import { pgDocsDir } from './corpus.js';
+import { pgDocsDir, serveDir } from './corpus.js';
 
 export interface ThroughputResult {
   pages: number;
@@ -20,22 +17,6 @@ export interface ThroughputResult {
   rawPagesPerSec: number;
   apiPagesPerSec: number;
   ratio: number;
-}
-
-async function serveDir(dir: string, files: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const bodies = new Map(files.map((f) => [`/${f}`, fs.readFileSync(path.join(dir, f))]));
-  const server = http.createServer((req, res) => {
-    const body = bodies.get(req.url ?? '');
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
-    res.end(body);
-  });
-  server.keepAliveTimeout = 10_000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
 }
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<number> {

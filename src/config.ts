@@ -22,6 +22,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  /** PostgreSQL schema for Gleaner's tables (default: the connection's search path). */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'Expected a lower-case SQL identifier').optional(),
+  /** Prefix of every Redis key, so several installations can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('gleaner'),
   GLEANER_API_KEY: z.string().min(8).optional(),
   /** Comma-separated CIDR ranges the SSRF guard lets through, e.g. `127.0.0.0/8,::1/128`. */
   ALLOW_PRIVATE_ADDRESSES: list.default([]),
@@ -46,6 +50,14 @@ const envSchema = z.object({
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
   DISABLE_BROWSER: bool.default(false),
+  /** Pages a worker process scrapes at once, across all jobs. */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Requests one crawl keeps in flight to one host, unless the crawl sets `maxConcurrency`. */
+  HOST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /** How long a worker holds a task before another may take it over (a dead worker's tasks). */
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /** How long crawl and batch results stay readable, in hours. */
+  JOB_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -56,6 +68,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  databaseSchema: string | undefined;
+  redisPrefix: string;
   bootstrapApiKey: string | undefined;
   allowPrivateRanges: string[];
   chromiumPath: string | undefined;
@@ -68,6 +82,10 @@ export interface Config {
   browserContexts: number;
   fileUrlTtlSeconds: number;
   disableBrowser: boolean;
+  workerConcurrency: number;
+  hostConcurrency: number;
+  jobTtlMs: number;
+  jobLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -109,6 +127,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
+    redisPrefix: e.REDIS_PREFIX,
     bootstrapApiKey: e.GLEANER_API_KEY,
     allowPrivateRanges: e.ALLOW_PRIVATE_ADDRESSES,
     chromiumPath: e.CHROMIUM_PATH,
@@ -125,6 +145,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserContexts: e.BROWSER_CONTEXTS,
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     disableBrowser: e.DISABLE_BROWSER,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    hostConcurrency: e.HOST_CONCURRENCY,
+    jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
+    jobLeaseMs: e.JOB_LEASE_MS,
     ...overrides,
   };
   return Object.freeze(config);

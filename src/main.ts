@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
+import { startWorkers } from './jobs/workers.js';
 import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
 import { scrapeRequestSchema } from './scrape/options.js';
 import { SCOPES } from './store/keys.js';
@@ -26,7 +27,7 @@ const USAGE = `Usage: gleaner <command>
 `;
 
 async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): Promise<T> {
-  const rt = await createRuntime(config, createLogger({ logLevel: 'warn' }));
+  const rt = await createRuntime(config, createLogger({ logLevel: 'warn' }, 'stderr'));
   try {
     return await fn(rt);
   } finally {
@@ -34,27 +35,35 @@ async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): 
   }
 }
 
-async function serve(config: Config): Promise<void> {
+/** Seconds running tasks get to finish on SIGTERM before they are handed back to the queue. */
+const DRAIN_MS = 20_000;
+
+async function serve(config: Config, parts: { api: boolean; workers: boolean }): Promise<void> {
   const log = createLogger(config);
   const rt = await createRuntime(config, log);
-  const first = await bootstrapKey(rt);
+  const first: { key?: string } = parts.api ? await bootstrapKey(rt) : {};
   if (first.key) {
     process.stdout.write(`\nFirst API key for this installation (shown once, keep it):\n\n  ${first.key}\n\n`);
   }
-  const app = await buildApp(rt);
-  await app.listen({ port: config.port, host: config.host });
-  process.stdout.write(`Gleaner listening on http://${config.host}:${(app.server.address() as { port: number }).port}\n`);
+  const workers = parts.workers ? startWorkers(rt) : undefined;
+  const app = parts.api ? await buildApp(rt) : undefined;
+  if (app) {
+    await app.listen({ port: config.port, host: config.host });
+    process.stdout.write(`Gleaner listening on http://${config.host}:${(app.server.address() as { port: number }).port}\n`);
+  }
+  if (workers) process.stdout.write(`Gleaner workers running (${rt.queues.kind} queue, concurrency ${config.workerConcurrency})\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 30_000);
+    const force = setTimeout(() => process.exit(1), DRAIN_MS + 15_000);
     force.unref();
     try {
-      await app.close(); // stops accepting, lets in-flight requests finish
-      await rt.close();
+      await app?.close(); // stops accepting, lets in-flight requests finish
+      workers?.stop();
+      await rt.close(workers ? DRAIN_MS : 0);
     } finally {
       process.exit(0);
     }
@@ -126,11 +135,11 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
+      return serve(config, { api: true, workers: true });
     case 'api':
-      // Until background jobs exist, the API process is the whole service.
-      return serve(config);
+      return serve(config, { api: true, workers: false });
     case 'worker':
-      throw new UsageError('there are no background workers yet: run `gleaner serve`');
+      return serve(config, { api: false, workers: true });
     case 'keys':
       return keys(config, rest);
     case 'scrape':

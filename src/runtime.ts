@@ -18,6 +18,12 @@ import { BlobStore } from './store/blobs.js';
 import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
 import { KeyRepository } from './store/keys.js';
+import { CrawlRunner, type CrawlTask } from './crawl/runner.js';
+import { CrawlService } from './crawl/service.js';
+import { CrawlRepository } from './crawl/store.js';
+import { createQueueFactory } from './jobs/index.js';
+import type { JobQueue, QueueFactory } from './jobs/queue.js';
+import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
 export interface Runtime {
   config: Config;
@@ -32,7 +38,14 @@ export interface Runtime {
   scraper: Scraper;
   limits: RateLimits;
   redis: Redis | undefined;
-  close(): Promise<void>;
+  queues: QueueFactory;
+  crawlQueue: JobQueue<CrawlTask>;
+  webhooks: WebhookDispatcher;
+  crawlRepo: CrawlRepository;
+  crawls: CrawlService;
+  crawlRunner: CrawlRunner;
+  /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
+  close(drainMs?: number): Promise<void>;
 }
 
 export interface RuntimeOptions {
@@ -46,7 +59,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const store = await openStore({
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    ...(opts.dbSchema ? { schema: opts.dbSchema } : {}),
+    ...((opts.dbSchema ?? config.databaseSchema) ? { schema: opts.dbSchema ?? config.databaseSchema } : {}),
   });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const guard = new SsrfGuard(new AddressPolicy(config.allowPrivateRanges));
@@ -59,7 +72,20 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
   const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies });
-  const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, opts.redisPrefix);
+  const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
+  const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
+  const queues = createQueueFactory({
+    db: store.db,
+    ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+    redisPrefix,
+    log,
+    leaseMs: config.jobLeaseMs,
+  });
+  const crawlQueue = queues.queue<CrawlTask>('crawl');
+  const webhooks = new WebhookDispatcher({ db: store.db, guard, log });
+  const crawlRepo = new CrawlRepository(store.db, store.dialect);
+  const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
+  const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
   let closed = false;
   return {
     config,
@@ -74,9 +100,17 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     scraper,
     limits,
     redis,
-    async close() {
+    queues,
+    crawlQueue,
+    webhooks,
+    crawlRepo,
+    crawls,
+    crawlRunner,
+    async close(drainMs = 0) {
       if (closed) return;
       closed = true;
+      await queues.close(drainMs);
+      await webhooks.close();
       await Promise.allSettled([http.close(), browser?.close()]);
       if (redis) redis.disconnect();
       await store.close();

@@ -3,6 +3,7 @@
  * whole server and talk to it in process or on an ephemeral port.
  */
 import { randomUUID } from 'node:crypto';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
@@ -11,6 +12,8 @@ import { installErrorHandling } from './errors.js';
 import { installOpenApi } from './openapi.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
+import { jobRoutes } from './routes/jobs.js';
+import { mapRoutes } from './routes/map.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { zodValidatorCompiler } from './validation.js';
 
@@ -41,5 +44,8 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   await healthRoutes(app, rt);
   await fileRoutes(app, rt);
   await scrapeRoutes(app, rt);
+  await mapRoutes(app, rt);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(async (scope) => jobRoutes(scope, rt));
   return app;
 }

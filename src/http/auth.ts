@@ -28,12 +28,22 @@ export function principalOf(req: FastifyRequest): Principal {
 
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
+/**
+ * Browsers and the SDK's watcher cannot set headers on a WebSocket, so they send the key as the
+ * subprotocol; the server echoes it back in the handshake.
+ */
+function websocketToken(req: FastifyRequest): string | undefined {
+  if (req.headers.upgrade?.toLowerCase() !== 'websocket') return undefined;
+  const proto = req.headers['sec-websocket-protocol'];
+  return typeof proto === 'string' ? proto.split(',')[0]?.trim() || undefined : undefined;
+}
+
 export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: RateLimits): void {
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     // Unknown routes have no config; let the not-found handler answer them.
     if (config.public || !req.routeOptions.url) return;
-    const token = bearer.exec(req.headers.authorization ?? '')?.[1];
+    const token = bearer.exec(req.headers.authorization ?? '')?.[1] ?? websocketToken(req);
     const principal = token ? await keys.authenticate(token) : undefined;
     if (!principal) throw new ApiError('UNAUTHORIZED');
     if (config.scope && !hasScope(principal, config.scope)) {

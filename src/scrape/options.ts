@@ -84,7 +84,7 @@ export const MAX_TIMEOUT_MS = 300_000;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_AGE_MS = 2 * 24 * 3600 * 1000;
 
-const scrapeOptionsShape = {
+export const scrapeOptionsShape = {
   formats: z
     .array(formatEntry)
     .max(20)
@@ -142,7 +142,7 @@ const scrapeOptionsShape = {
 };
 
 /** Checks that span fields; added to every schema built from the shape. */
-function crossFieldChecks(o: { timeout: number; waitFor: number }, ctx: z.RefinementCtx): void {
+export function crossFieldChecks(o: { timeout: number; waitFor: number }, ctx: z.RefinementCtx): void {
   if (o.waitFor > o.timeout / 2) {
     ctx.addIssue({ code: 'custom', path: ['waitFor'], message: 'waitFor must not exceed half of timeout' });
   }

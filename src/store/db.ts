@@ -52,12 +52,18 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
-  await migrate(store);
+  await migrate(store, opts.databaseUrl ? opts.schema : undefined);
   return store;
 }
 
-async function migrate(store: Store): Promise<void> {
-  const migrator = new Migrator({ db: store.db, provider: migrationProvider });
+async function migrate(store: Store, schema: string | undefined): Promise<void> {
+  // The migration bookkeeping lives in the store's own schema, so parallel runs in separate
+  // schemas never contend for one lock table.
+  const migrator = new Migrator({
+    db: store.db,
+    provider: migrationProvider,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -45,6 +45,11 @@ export class KeyRepository {
     return id;
   }
 
+  async planOf(teamId: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('teams').select('plan').where('id', '=', teamId).executeTakeFirst();
+    return row?.plan;
+  }
+
   async setPlan(teamId: string, plan: string): Promise<void> {
     await this.db.updateTable('teams').set({ plan }).where('id', '=', teamId).execute();
   }

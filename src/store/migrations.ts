@@ -2,7 +2,7 @@
  * Schema migrations, applied in order at start-up. Append new ones; never edit an applied one.
  * Written with Kysely's schema builder so one list serves SQLite and PostgreSQL.
  */
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
@@ -54,6 +54,129 @@ const migrations: Record<string, Migration> = {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('blobs_expires_at').on('blobs').column('expires_at').execute();
+    },
+  },
+  '0004_crawls': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('crawls')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('team_id', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('options', 'text', (c) => c.notNull())
+        .addColumn('webhook', 'text')
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('page_limit', 'integer', (c) => c.notNull())
+        .addColumn('discovered', 'integer', (c) => c.notNull())
+        .addColumn('finished', 'integer', (c) => c.notNull())
+        .addColumn('succeeded', 'integer', (c) => c.notNull())
+        .addColumn('credits_used', 'integer', (c) => c.notNull())
+        .addColumn('kickoff_done', 'integer', (c) => c.notNull())
+        .addColumn('robots_txt', 'text')
+        .addColumn('error', 'text')
+        .addColumn('idempotency_key', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('crawls_team_status').on('crawls').columns(['team_id', 'status']).execute();
+      await db.schema.createIndex('crawls_idempotency').on('crawls').columns(['team_id', 'idempotency_key']).unique().execute();
+      await db.schema.createIndex('crawls_expires_at').on('crawls').column('expires_at').execute();
+      await db.schema
+        .createTable('crawl_pages')
+        .addColumn('crawl_id', 'text', (c) => c.notNull())
+        .addColumn('url_key', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('depth', 'integer', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .addColumn('code', 'text')
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('crawl_pages_pk', ['crawl_id', 'url_key'])
+        .execute();
+      await db.schema.createIndex('crawl_pages_state').on('crawl_pages').columns(['crawl_id', 'state']).execute();
+      // Results get a monotonic id so status pages are stable while a crawl still runs.
+      const postgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
+      await db.schema
+        .createTable('crawl_results')
+        .addColumn('id', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('crawl_id', 'text', (c) => c.notNull())
+        .addColumn('url_key', 'text', (c) => c.notNull())
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('crawl_results_page').on('crawl_results').columns(['crawl_id', 'url_key']).unique().execute();
+    },
+  },
+  '0003_webhooks': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('webhook_secrets')
+        .addColumn('team_id', 'text', (c) => c.primaryKey())
+        .addColumn('secret', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      // The id orders events within a stream, so it has to grow with every insert.
+      const postgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('webhook_id', 'text', (c) => c.notNull())
+        .addColumn('team_id', 'text', (c) => c.notNull())
+        .addColumn('stream', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('headers', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint')
+        .addColumn('locked_by', 'text')
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
+      await db.schema.createIndex('webhook_deliveries_stream').on('webhook_deliveries').columns(['stream', 'state', 'id']).execute();
+      await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').column('created_at').execute();
+    },
+  },
+  '0002_queue': {
+    async up(db: Kysely<any>) {
+      const postgres = db.getExecutor().adapter.constructor.name.startsWith('Postgres');
+      await db.schema
+        .createTable('queue_jobs')
+        .addColumn('seq', postgres ? 'bigserial' : 'integer', (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+        .addColumn('queue', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('team_id', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('attempts_made', 'integer', (c) => c.notNull())
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('backoff_ms', 'bigint', (c) => c.notNull())
+        .addColumn('stalls', 'integer', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint')
+        .addColumn('worker', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      // Failed rows stay for inspection but must not block re-adding the same id.
+      await db.schema
+        .createIndex('queue_jobs_key')
+        .on('queue_jobs')
+        .columns(['queue', 'id'])
+        .unique()
+        .where(sql.ref('state'), '<>', 'failed')
+        .execute();
+      await db.schema.createIndex('queue_jobs_due').on('queue_jobs').columns(['queue', 'state', 'run_at']).execute();
+      await db.schema.createIndex('queue_jobs_team').on('queue_jobs').columns(['queue', 'team_id', 'state']).execute();
     },
   },
 };

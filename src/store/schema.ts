@@ -50,6 +50,117 @@ export interface BlobsTable {
   expires_at: number;
 }
 
+export interface CrawlsTable {
+  id: string;
+  team_id: string;
+  /** 'crawl' or 'batch': both run on the same machinery. */
+  kind: string;
+  url: string;
+  /** JSON of the validated request options. */
+  options: string;
+  webhook: string | null;
+  status: string;
+  page_limit: number;
+  /** Pages admitted to the frontier (robots-blocked ones are not counted). */
+  discovered: number;
+  /** Pages finished, successfully or not. */
+  finished: number;
+  succeeded: number;
+  credits_used: number;
+  kickoff_done: number;
+  /** robots.txt as fetched at kickoff, so every worker judges URLs by the same rules. */
+  robots_txt: string | null;
+  error: string | null;
+  idempotency_key: string | null;
+  created_at: number;
+  updated_at: number;
+  expires_at: number;
+  finished_at: number | null;
+}
+
+export interface CrawlPagesTable {
+  crawl_id: string;
+  url_key: string;
+  url: string;
+  depth: number;
+  /** pending | done | failed | blocked */
+  state: string;
+  error: string | null;
+  code: string | null;
+  updated_at: number;
+}
+
+export interface CrawlResultsTable {
+  id: Generated<number>;
+  crawl_id: string;
+  url_key: string;
+  document: string;
+  created_at: number;
+}
+
+export interface WebhookSecretsTable {
+  team_id: string;
+  /** 64 hex digits; the HMAC key for `X-Firecrawl-Signature`. */
+  secret: string;
+  created_at: number;
+}
+
+/** The webhook outbox and delivery log: one row per event per target. */
+export interface WebhookDeliveriesTable {
+  /** Monotonic: events of one stream are delivered in this order. */
+  id: Generated<number>;
+  /** Also in the body as `webhookId`, so receivers can drop redeliveries. */
+  webhook_id: string;
+  team_id: string;
+  /** The job the event belongs to (crawl id, monitor id...); the unit of ordering. */
+  stream: string;
+  type: string;
+  url: string;
+  /** JSON object of the caller's headers. */
+  headers: string;
+  /** The exact JSON text sent and signed. */
+  body: string;
+  /** pending | delivered | failed */
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  /** Lease: while in the future, the process whose token is in `locked_by` owns the send. */
+  locked_until: number | null;
+  locked_by: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+/** The embedded job queue: one row per queued job; finished ones are deleted, failed ones kept a while. */
+export interface QueueJobsTable {
+  /** Insertion order, so jobs due at the same time run first in, first out. */
+  seq: Generated<number>;
+  queue: string;
+  /** Deduplication key: unique per queue among rows that are not failed. */
+  id: string;
+  team_id: string;
+  /** JSON of the job data. */
+  data: string;
+  /** waiting | active | failed */
+  state: string;
+  /** Not claimed before this time (delays and retry backoff). */
+  run_at: number;
+  /** Runs that ended in an error. */
+  attempts_made: number;
+  max_attempts: number;
+  backoff_ms: number;
+  /** Times the job was taken back from a worker whose lease lapsed. */
+  stalls: number;
+  /** Lease: while in the future, the run whose token is in `worker` owns the job. */
+  lease_until: number | null;
+  worker: string | null;
+  last_error: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
 export interface MigrationsTable {
   id: Generated<number>;
   name: string;
@@ -62,4 +173,10 @@ export interface Database {
   scrape_cache: ScrapeCacheTable;
   scrapes: ScrapesTable;
   blobs: BlobsTable;
+  crawls: CrawlsTable;
+  crawl_pages: CrawlPagesTable;
+  crawl_results: CrawlResultsTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  queue_jobs: QueueJobsTable;
 }

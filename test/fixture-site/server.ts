@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
+import { serveCrawlTree } from './crawl-tree.js';
 import { pages } from './pages.js';
 
 export interface FixtureSite {
@@ -45,6 +46,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
 
   const page = pages[path];
   if (page) return html(res, page(site.url));
+  if (serveCrawlTree(path, site.url, res)) return;
 
   switch (path) {
     case '/redirect/1':

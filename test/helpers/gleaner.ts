@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
+import { startWorkers } from '../../src/jobs/workers.js';
 import { createLogger } from '../../src/log.js';
 import { bootstrapKey, createRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchema } from '../../src/store/db.js';
@@ -16,6 +17,10 @@ import { dropSchema } from '../../src/store/db.js';
 export interface TestGleaner {
   url: string;
   key: string;
+  teamId: string;
+  /** PostgreSQL schema and Redis prefix of this instance, for processes that join it. */
+  dbSchema: string | undefined;
+  redisPrefix: string;
   rt: Runtime;
   app: FastifyInstance;
   dataDir: string;
@@ -27,6 +32,8 @@ export interface TestGleanerOptions {
   overrides?: Partial<Config>;
   /** Use the embedded SQLite store even when DATABASE_URL is set. */
   embedded?: boolean;
+  /** Run the background workers in the same process, as `gleaner serve` does (default true). */
+  workers?: boolean;
 }
 
 export async function startGleaner(opts: TestGleanerOptions = {}): Promise<TestGleaner> {
@@ -48,17 +55,22 @@ export async function startGleaner(opts: TestGleanerOptions = {}): Promise<TestG
   const key = `fc-test-${randomBytes(16).toString('hex')}`;
   const teamId = await rt.keys.ensureTeam(`team-${runId}`);
   await rt.keys.create({ teamId, name: 'test', key });
+  const workers = opts.workers === false ? undefined : startWorkers(rt);
   const app = await buildApp(rt);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}`,
     key,
+    teamId,
+    dbSchema: config.databaseUrl ? runId : undefined,
+    redisPrefix: `gleaner-test:${runId}`,
     rt,
     app,
     dataDir,
     async close() {
       await app.close();
+      workers?.stop();
       await rt.close();
       if (config.databaseUrl) await dropSchema(config.databaseUrl, runId);
       if (config.redisUrl) {

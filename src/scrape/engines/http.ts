@@ -101,7 +101,7 @@ export class HttpEngine implements Engine {
 }
 
 /** A connector that resolves through the guard and refuses a socket whose peer is not allowed. */
-function guardedConnector(guard: SsrfGuard, tls: { rejectUnauthorized: boolean }): buildConnector.connector {
+export function guardedConnector(guard: SsrfGuard, tls: { rejectUnauthorized: boolean }): buildConnector.connector {
   const base = buildConnector({ ...tls, lookup: guard.lookup } as buildConnector.BuildOptions);
   return (options, callback) =>
     base(options, (err, socket) => {

@@ -1,0 +1,526 @@
+/**
+ * Crawl benchmarks, each crawler in a child process of its own so its peak RSS is its own:
+ *
+ * 1. Gleaner (`gleaner serve`, POST /v2/crawl) beside Crawlee's CheerioCrawler + turndown
+ *    (bench/crawlee-child.ts) on the same local copy of Debian's PostgreSQL manual, from
+ *    index.html, same page limit and concurrency. pages/s is completed pages over the wall time
+ *    from the crawl request to its completion; peak RSS is the child's VmHWM.
+ * 2. A crawl of a generated 10,000-page site, sampling Gleaner's RSS every 1,000 pages, to show
+ *    memory stays flat as the crawl grows.
+ *
+ *   node --expose-gc --import tsx bench/crawl.ts [--pages 1000] [--concurrency 16]
+ *       [--synthetic 10000 | --synthetic 0] [--skip-crawlee] [--cpu-prof]
+ *
+ * `--cpu-prof` writes a V8 CPU profile of each Gleaner child to a temporary folder (printed).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { pgDocsDir, serveDir } from './corpus.js';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MB = 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Child processes
+
+/** A `kB` field (VmHWM, VmRSS) of /proc/<pid>/status, or undefined when unreadable. */
+export function procStatusKb(pid: number | 'self', field: string): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the last few KB a stream wrote, for error messages. */
+function tail(stream: NodeJS.ReadableStream | null, onLine?: (line: string) => void): () => string {
+  let buf = '';
+  let partial = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    buf = (buf + chunk).slice(-4096);
+    if (!onLine) return;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const l of lines) onLine(l);
+  });
+  return () => buf;
+}
+
+function waitExit(child: ChildProcess, ms: number): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(t);
+      resolve(code);
+    });
+  });
+}
+
+interface GleanerChild {
+  url: string;
+  key: string;
+  pid: number;
+  /** Peak RSS (VmHWM) in kB, read just before SIGTERM; waits for the process to exit. */
+  stop(): Promise<{ peakRssKb: number | undefined }>;
+  output(): string;
+}
+
+async function startGleanerChild(opts: { concurrency: number; cpuProfDir?: string | undefined }): Promise<GleanerChild> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-bench-'));
+  const key = `fc-bench-${randomBytes(16).toString('hex')}`;
+  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), '--import', 'tsx', 'src/main.ts', 'serve'];
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      GLEANER_API_KEY: key,
+      ALLOW_PRIVATE_ADDRESSES: '127.0.0.0/8',
+      LOG_LEVEL: 'warn',
+      DISABLE_BROWSER: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      WORKER_CONCURRENCY: String(opts.concurrency),
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+  });
+  const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  let onListening: ((url: string) => void) | undefined;
+  const stdout = tail(child.stdout, (line) => {
+    const m = /Gleaner listening on (http:\/\/\S+)/.exec(line);
+    if (m) onListening?.(m[1]!);
+  });
+  const stderr = tail(child.stderr);
+  const output = () => `${stdout()}\n${stderr()}`.trim();
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`Gleaner did not start within 60 s:\n${output()}`)), 60_000);
+      onListening = (u) => {
+        clearTimeout(t);
+        resolve(u);
+      };
+      child.once('exit', (code) => {
+        clearTimeout(t);
+        reject(new Error(`Gleaner exited with code ${code} before listening:\n${output()}`));
+      });
+    });
+  } catch (e) {
+    child.kill('SIGKILL');
+    await waitExit(child, 5_000);
+    cleanup();
+    throw e;
+  }
+  child.removeAllListeners('exit');
+  return {
+    url,
+    key,
+    pid: child.pid!,
+    output,
+    async stop() {
+      const peakRssKb = procStatusKb(child.pid!, 'VmHWM');
+      child.kill('SIGTERM');
+      await waitExit(child, 40_000);
+      cleanup();
+      return { peakRssKb };
+    },
+  };
+}
+
+interface CrawlStatus {
+  success?: boolean;
+  status?: string;
+  completed?: number;
+  total?: number;
+  error?: string;
+}
+
+async function api<T>(g: GleanerChild, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${g.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${g.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+interface GleanerCrawlResult {
+  status: string;
+  completed: number;
+  total: number;
+  seconds: number;
+  peakRssKb: number | undefined;
+  endRssKb: number | undefined;
+  /** VmRSS of the child when `completed` first reached each multiple of `sampleEvery`. */
+  samples: Array<{ completed: number; seconds: number; rssKb: number | undefined }>;
+}
+
+/** Runs one crawl on a fresh Gleaner child and stops it; the figures are the child's. */
+async function gleanerCrawl(opts: {
+  startUrl: string;
+  limit: number;
+  concurrency: number;
+  timeoutMs: number;
+  sampleEvery?: number;
+  cpuProfDir?: string | undefined;
+}): Promise<GleanerCrawlResult> {
+  const g = await startGleanerChild({ concurrency: opts.concurrency, cpuProfDir: opts.cpuProfDir });
+  let stopped: { peakRssKb: number | undefined } | undefined;
+  try {
+    const started = performance.now();
+    const created = await api<{ success: boolean; id: string }>(g, 'POST', '/v2/crawl', {
+      url: opts.startUrl,
+      limit: opts.limit,
+      maxConcurrency: opts.concurrency,
+      sitemap: 'skip',
+      scrapeOptions: { formats: ['markdown'], maxAge: 0, storeInCache: false },
+    });
+    if (!created.id) throw new Error(`POST /v2/crawl returned no id: ${JSON.stringify(created)}`);
+    const samples: GleanerCrawlResult['samples'] = [];
+    let nextSample = opts.sampleEvery ?? Infinity;
+    let st: CrawlStatus = {};
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      st = await api<CrawlStatus>(g, 'GET', `/v2/crawl/${created.id}?limit=1`);
+      const completed = st.completed ?? 0;
+      if (completed >= nextSample) {
+        samples.push({ completed, seconds: (performance.now() - started) / 1000, rssKb: procStatusKb(g.pid, 'VmRSS') });
+        while (nextSample <= completed) nextSample += opts.sampleEvery!;
+      }
+      if (st.status === 'completed' || st.status === 'failed' || st.status === 'cancelled') break;
+      if (performance.now() - started > opts.timeoutMs) {
+        await api(g, 'DELETE', `/v2/crawl/${created.id}`).catch(() => undefined);
+        throw new Error(`crawl still ${st.status} after ${opts.timeoutMs / 1000} s (${completed}/${st.total ?? '?'} pages)`);
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const endRssKb = procStatusKb(g.pid, 'VmRSS');
+    stopped = await g.stop();
+    return {
+      status: st.status ?? 'unknown',
+      completed: st.completed ?? 0,
+      total: st.total ?? 0,
+      seconds,
+      peakRssKb: stopped.peakRssKb,
+      endRssKb,
+      samples,
+    };
+  } catch (e) {
+    const out = g.output();
+    if (out) (e as Error).message += `\n--- Gleaner output (tail) ---\n${out}`;
+    throw e;
+  } finally {
+    if (!stopped) await g.stop();
+  }
+}
+
+interface CrawleeResult {
+  pages: number;
+  failed: number;
+  seconds: number;
+  peakRssKb: number | undefined;
+}
+
+async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number }): Promise<CrawleeResult> {
+  const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlee-bench-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'bench/crawlee-child.ts'), '--url', opts.startUrl, '--pages', String(opts.limit), '--concurrency', String(opts.concurrency)],
+    // cwd is the temp folder too, so nothing Crawlee might write lands in the repository.
+    { cwd: storage, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(storage, 'storage') } },
+  );
+  let result: CrawleeResult | undefined;
+  const stdout = tail(child.stdout, (line) => {
+    if (!line.startsWith('BENCH_RESULT ')) return;
+    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { pages: number; failed: number; seconds: number; vmHwmKb?: number; maxRssKb?: number };
+    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, peakRssKb: r.vmHwmKb ?? r.maxRssKb };
+  });
+  const stderr = tail(child.stderr);
+  try {
+    const code = await waitExit(child, opts.timeoutMs);
+    if (!result) throw new Error(`Crawlee child exited with code ${code} without a result:\n${stdout()}\n${stderr()}`);
+    return result;
+  } finally {
+    fs.rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Gleaner vs Crawlee on the PostgreSQL manual
+
+interface SideFigures {
+  pages: number;
+  seconds: number;
+  pagesPerSec: number;
+  peakRssMb: number | undefined;
+  note?: string;
+}
+
+export interface CrawlBenchResult {
+  pages: number;
+  concurrency: number;
+  gleaner: SideFigures | { error: string };
+  crawlee?: SideFigures | { error: string };
+  cpuProfDir?: string;
+}
+
+export interface CrawlBenchOptions {
+  pages?: number;
+  concurrency?: number;
+  skipCrawlee?: boolean;
+  cpuProf?: boolean;
+}
+
+const errorOf = (e: unknown) => ({ error: (e as Error).message ?? String(e) });
+
+export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<CrawlBenchResult | undefined> {
+  const dir = pgDocsDir();
+  if (!dir) return undefined;
+  const pages = opts.pages ?? 1000;
+  const concurrency = opts.concurrency ?? 16;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
+  const site = await serveDir(dir, files);
+  const startUrl = `${site.url}/index.html`;
+  const cpuProfDir = opts.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-crawl-prof-')) : undefined;
+  const timeoutMs = Math.max(120_000, pages * 600);
+  try {
+    let gleaner: CrawlBenchResult['gleaner'];
+    try {
+      const r = await gleanerCrawl({ startUrl, limit: pages, concurrency, timeoutMs, cpuProfDir });
+      gleaner = {
+        pages: r.completed,
+        seconds: r.seconds,
+        pagesPerSec: r.completed / r.seconds,
+        peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
+        ...(r.status !== 'completed' ? { note: `status ${r.status}` } : {}),
+      };
+    } catch (e) {
+      gleaner = errorOf(e);
+    }
+    let crawlee: CrawlBenchResult['crawlee'];
+    if (!opts.skipCrawlee) {
+      try {
+        const r = await crawleeCrawl({ startUrl, limit: pages, concurrency, timeoutMs });
+        crawlee = {
+          pages: r.pages,
+          seconds: r.seconds,
+          pagesPerSec: r.pages / r.seconds,
+          peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
+          ...(r.failed ? { note: `${r.failed} failed` } : {}),
+        };
+      } catch (e) {
+        crawlee = errorOf(e);
+      }
+    }
+    return { pages, concurrency, gleaner, ...(crawlee ? { crawlee } : {}), ...(cpuProfDir ? { cpuProfDir } : {}) };
+  } finally {
+    await site.close();
+  }
+}
+
+const row = (s: SideFigures | { error: string }) =>
+  'error' in s
+    ? { pages: '-', seconds: '-', 'pages/s': '-', 'peak RSS MB': '-', note: `failed: ${s.error.split('\n')[0]!.slice(0, 100)}` }
+    : {
+        pages: s.pages,
+        seconds: +s.seconds.toFixed(2),
+        'pages/s': +s.pagesPerSec.toFixed(1),
+        'peak RSS MB': s.peakRssMb !== undefined ? +s.peakRssMb.toFixed(0) : '?',
+        note: s.note ?? '',
+      };
+
+export function printCrawlBench(r: CrawlBenchResult): void {
+  console.log(`\nCrawl of up to ${r.pages} pages of the PostgreSQL manual from index.html, concurrency ${r.concurrency}, each crawler in its own process`);
+  const table: Record<string, ReturnType<typeof row>> = { 'Gleaner POST /v2/crawl (markdown)': row(r.gleaner) };
+  if (r.crawlee) table['Crawlee CheerioCrawler + turndown'] = row(r.crawlee);
+  console.table(table);
+  for (const [name, s] of Object.entries({ Gleaner: r.gleaner, Crawlee: r.crawlee })) {
+    if (s && 'error' in s) console.log(`${name} failed:\n${s.error}`);
+  }
+  const g = r.gleaner;
+  const c = r.crawlee;
+  if (c && !('error' in g) && !('error' in c)) {
+    const speed = g.pagesPerSec / c.pagesPerSec;
+    const rss = g.peakRssMb !== undefined && c.peakRssMb !== undefined ? g.peakRssMb / c.peakRssMb : undefined;
+    console.log(
+      `Gleaner at ${speed.toFixed(2)}× Crawlee's pages/s (target: >= 8×); peak RSS ${rss !== undefined ? `${rss.toFixed(2)}×` : '?'} Crawlee's (target: <= 1×)`,
+    );
+  }
+  if (r.cpuProfDir) console.log(`CPU profile of the Gleaner child: ${r.cpuProfDir}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. A 10,000-page generated site: memory as the crawl grows
+
+const WORDS = (
+  'index query table column row schema replication backup server client transaction lock vacuum ' +
+  'planner executor statistics tuple page buffer checkpoint archive standby primary function ' +
+  'trigger operator type domain sequence view cursor role privilege extension partition ' +
+  'constraint foreign key unique sort hash join merge scan parallel worker memory cache ' +
+  'write ahead log segment timeline restore recovery configuration parameter setting'
+).split(' ');
+
+/** Deterministic pseudo-random words, so each page differs but every run serves the same site. */
+function words(seed: number, n: number): string {
+  let x = (seed * 2654435761 + 1013904223) >>> 0;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out.push(WORDS[x % WORDS.length]!);
+  }
+  return out.join(' ');
+}
+
+const pagePath = (n: number) => (n === 0 ? '/' : `/p/${n}`);
+
+/** Page `n` of `total`: a docs-like page (nav, headings, paragraphs, a list, code) of ~6 KB linking to pages 10n+1..10n+10. */
+export function syntheticPage(n: number, total: number): string {
+  const title = words(n, 4);
+  const link = (k: number, text: string) => `<a href="${pagePath(k)}">${text}</a>`;
+  const children = Array.from({ length: 10 }, (_, i) => 10 * n + 1 + i).filter((k) => k < total);
+  const nav = [0, 1, 2, 3, 4, 5].filter((k) => k < total).map((k) => `<li>${link(k, `Section ${k}`)}</li>`).join('');
+  const sections = Array.from({ length: 5 }, (_, s) => {
+    const seed = n * 31 + s;
+    return (
+      `<h2 id="s${s}">${words(seed, 3)}</h2>\n` +
+      `<p>${words(seed + 1, 60)}.</p>\n<p>${words(seed + 2, 45)}, see ${link((n + s + 1) % total, words(seed + 3, 2))}.</p>\n` +
+      (s % 2 === 0
+        ? `<ul>${[0, 1, 2].map((i) => `<li>${words(seed + 4 + i, 8)}</li>`).join('')}</ul>\n`
+        : `<pre><code>SELECT ${words(seed + 5, 3).replaceAll(' ', ', ')} FROM t${n} WHERE id = ${s};</code></pre>\n`)
+    );
+  }).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title} — Synthetic manual</title>
+<meta name="description" content="${words(n + 7, 12)}"><link rel="stylesheet" href="/style.css"></head>
+<body>
+<header><a class="logo" href="/">Synthetic manual</a><nav><ul>${nav}</ul></nav></header>
+<div class="layout">
+<aside class="sidebar"><h3>In this chapter</h3><ul>${children.map((k) => `<li>${link(k, words(k, 3))}</li>`).join('')}</ul></aside>
+<main><article>
+<h1>${n}. ${title}</h1>
+${sections}<h2>Subsections</h2>
+<ul>${children.map((k) => `<li>${link(k, `${k}. ${words(k, 4)}`)}</li>`).join('')}</ul>
+<p class="pager">${n > 0 ? link(n - 1, 'Previous') : ''} ${n + 1 < total ? link(n + 1, 'Next') : ''}</p>
+</article></main>
+</div>
+<footer><p>Generated page ${n} of ${total}. ${words(n + 11, 10)}.</p></footer>
+</body></html>
+`;
+}
+
+async function serveSynthetic(total: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const u = req.url ?? '';
+    const m = /^\/p\/(\d+)$/.exec(u);
+    const n = u === '/' ? 0 : m ? Number(m[1]) : -1;
+    if (n < 0 || n >= total) return void res.writeHead(404).end();
+    const body = Buffer.from(syntheticPage(n, total));
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+export interface SyntheticCrawlResult {
+  pages: number;
+  concurrency: number;
+  pageBytes: number;
+  result: GleanerCrawlResult | { error: string };
+  cpuProfDir?: string;
+}
+
+export async function runSyntheticCrawlBench(opts: { pages?: number; concurrency?: number; cpuProf?: boolean } = {}): Promise<SyntheticCrawlResult> {
+  const pages = opts.pages ?? 10_000;
+  const concurrency = opts.concurrency ?? 16;
+  const site = await serveSynthetic(pages);
+  const cpuProfDir = opts.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-crawl-prof-')) : undefined;
+  const pageBytes = Buffer.byteLength(syntheticPage(Math.floor(pages / 2), pages));
+  try {
+    let result: SyntheticCrawlResult['result'];
+    try {
+      result = await gleanerCrawl({
+        startUrl: `${site.url}/`,
+        limit: pages,
+        concurrency,
+        timeoutMs: Math.max(300_000, pages * 600),
+        sampleEvery: Math.max(1, Math.round(pages / 10)),
+        cpuProfDir,
+      });
+    } catch (e) {
+      result = errorOf(e);
+    }
+    return { pages, concurrency, pageBytes, result, ...(cpuProfDir ? { cpuProfDir } : {}) };
+  } finally {
+    await site.close();
+  }
+}
+
+export function printSyntheticCrawlBench(r: SyntheticCrawlResult): void {
+  console.log(
+    `\nGleaner crawl of a generated ${r.pages}-page site (~${(r.pageBytes / 1024).toFixed(1)} KB pages), concurrency ${r.concurrency}: RSS of the Gleaner process as the crawl grows`,
+  );
+  const res = r.result;
+  if ('error' in res) {
+    console.log(`failed:\n${res.error}`);
+    return;
+  }
+  const mb = (kb: number | undefined) => (kb !== undefined ? +(kb / MB).toFixed(0) : '?');
+  const table: Record<string, { completed: number; seconds: number; 'RSS MB': number | string }> = {};
+  for (const s of res.samples) {
+    // The last poll usually sees the finished crawl: that is the `end` row.
+    if (s.completed < res.completed) table[`at ${s.completed} pages`] = { completed: s.completed, seconds: +s.seconds.toFixed(1), 'RSS MB': mb(s.rssKb) };
+  }
+  table['end'] = { completed: res.completed, seconds: +res.seconds.toFixed(1), 'RSS MB': mb(res.endRssKb) };
+  console.table(table);
+  const first = res.samples[0];
+  const growth = first?.rssKb !== undefined && res.endRssKb !== undefined ? (res.endRssKb - first.rssKb) / MB : undefined;
+  console.log(
+    `status ${res.status}, ${res.completed}/${res.total} pages, ${(res.completed / res.seconds).toFixed(1)} pages/s, peak RSS ${mb(res.peakRssKb)} MB; ` +
+      `RSS at ${first?.completed ?? '?'} pages ${mb(first?.rssKb)} MB, at the end ${mb(res.endRssKb)} MB: ` +
+      `${growth !== undefined ? `${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB` : '?'} (target: within 100 MB)`,
+  );
+  if (r.cpuProfDir) console.log(`CPU profile of the Gleaner child: ${r.cpuProfDir}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({
+    options: {
+      pages: { type: 'string' },
+      concurrency: { type: 'string' },
+      synthetic: { type: 'string' },
+      'skip-crawlee': { type: 'boolean' },
+      'cpu-prof': { type: 'boolean' },
+    },
+  });
+  const concurrency = Number(values.concurrency ?? 16);
+  const pages = Number(values.pages ?? 1000);
+  const synthetic = Number(values.synthetic ?? 10_000);
+  const cpuProf = values['cpu-prof'] ?? false;
+  if (pages > 0) {
+    const r = await runCrawlBench({ pages, concurrency, skipCrawlee: values['skip-crawlee'] ?? false, cpuProf });
+    if (r) printCrawlBench(r);
+  }
+  if (synthetic > 0) printSyntheticCrawlBench(await runSyntheticCrawlBench({ pages: synthetic, concurrency, cpuProf }));
+}

@@ -1,0 +1,294 @@
+/**
+ * Runs crawl and batch tasks from the queue: a kickoff (robots.txt, sitemaps, the start URL) and
+ * one task per page (politeness gate, the scrape pipeline, link discovery). Every step is
+ * idempotent against the store, so a task that runs twice after a crash changes nothing twice.
+ */
+import type { Logger } from 'pino';
+import { isApiError } from '../errors.js';
+import type { JobQueue, QueueJob } from '../jobs/queue.js';
+import type { Document } from '../scrape/document.js';
+import type { ScrapeOptions } from '../scrape/options.js';
+import type { Scraper } from '../scrape/pipeline.js';
+import type { Engine, UrlGuard } from '../scrape/types.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { CrawlPlan } from './options.js';
+import { HostGate } from './politeness.js';
+import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
+import { CrawlScope } from './scope.js';
+import { discoverSitemapUrls } from './sitemap.js';
+import { urlKey } from './normalize.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus } from './store.js';
+
+export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
+
+/** What a batch keeps of its request. */
+export interface BatchPlan {
+  scrapeOptions: ScrapeOptions;
+  maxConcurrency?: number;
+  filesBaseUrl?: string;
+}
+
+export type AnyPlan = CrawlPlan | BatchPlan;
+
+interface Link {
+  url: string;
+  depth: number;
+  /** The crawl's start URL: exempt from the scope rules. */
+  start?: boolean;
+}
+
+export interface RunnerDeps {
+  repo: CrawlRepository;
+  scraper: Scraper;
+  http: Engine;
+  guard: UrlGuard;
+  webhooks: WebhookDispatcher;
+  queue: JobQueue<CrawlTask>;
+  log: Logger;
+  /** Requests in flight to one host for one job, unless the job asks for other. */
+  hostConcurrency: number;
+  /** Cap on URLs taken from sitemaps at kickoff. */
+  maxSitemapUrls?: number;
+}
+
+export function taskId(t: CrawlTask): string {
+  return t.kind === 'kickoff' ? `kickoff.${t.crawlId}` : `page.${t.crawlId}.${t.urlKey}`;
+}
+
+export function pageTasks(teamId: string, crawlId: string, entries: readonly FrontierEntry[]) {
+  return entries.map((e) => {
+    const data: CrawlTask = { kind: 'page', crawlId, urlKey: e.urlKey };
+    return { teamId, data, opts: { id: taskId(data) } };
+  });
+}
+
+/** Events carry the job kind in their name: `crawl.page`, `batch_scrape.completed`. */
+export function eventType(kind: 'crawl' | 'batch', event: 'started' | 'page' | 'completed' | 'failed'): string {
+  return `${kind === 'crawl' ? 'crawl' : 'batch_scrape'}.${event}`;
+}
+
+export class CrawlRunner {
+  private readonly gate = new HostGate();
+  /** Parsed robots.txt per job, so pages do not parse it again. */
+  private readonly robotsCache = new Map<string, Robots | null>();
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async handle(job: QueueJob<CrawlTask>, signal: AbortSignal): Promise<void> {
+    const crawl = await this.deps.repo.get<AnyPlan>(job.data.crawlId);
+    if (!crawl || crawl.status !== 'scraping') return;
+    if (job.data.kind === 'kickoff') await this.kickoff(crawl as CrawlRecord<CrawlPlan>, signal);
+    else await this.page(crawl, job.data.urlKey, signal);
+  }
+
+  /** Seeds a crawl's frontier: the start URL and, unless skipped, its sitemaps. */
+  private async kickoff(crawl: CrawlRecord<CrawlPlan>, signal: AbortSignal): Promise<void> {
+    const plan = crawl.plan;
+    const origin = new URL(crawl.url).origin;
+    let robots: Robots | null = null;
+    if (!plan.ignoreRobotsTxt) {
+      const text = crawl.robotsTxt ?? (await fetchRobotsTxt(origin, this.deps.http, this.deps.guard, signal));
+      if (crawl.robotsTxt === null) await this.deps.repo.setRobots(crawl.id, text);
+      robots = parseRobots(origin, text);
+      this.robotsCache.set(crawl.id, robots);
+    }
+    const seeds: Link[] = [];
+    // The start URL is crawled whatever the path filters say; they steer what it leads to.
+    if (plan.sitemap !== 'only') seeds.push({ url: crawl.url, depth: 0, start: true });
+    if (plan.sitemap !== 'skip') {
+      try {
+        const found = await discoverSitemapUrls(origin, robots?.sitemaps() ?? [], this.deps.http, this.deps.guard, {
+          maxUrls: Math.min(crawl.limit * 4, this.deps.maxSitemapUrls ?? 100_000),
+          maxSitemaps: 50,
+          timeoutMs: 30_000,
+          signal,
+        });
+        for (const s of found) seeds.push({ url: s.url, depth: 0 });
+      } catch (e) {
+        this.deps.log.warn({ crawlId: crawl.id, err: e }, 'sitemap discovery failed');
+      }
+    }
+    const { admitted } = await this.admitLinks(crawl, seeds);
+    await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
+    await this.deps.repo.markKickoffDone(crawl.id);
+    await this.finishIfDone(crawl);
+  }
+
+  private async page(crawl: CrawlRecord<AnyPlan>, key: string, signal: AbortSignal): Promise<void> {
+    const row = await this.deps.repo.page(crawl.id, key);
+    if (!row || row.state !== 'pending') return;
+    const plan = crawl.plan;
+    const host = safeHost(row.url);
+    const release = await this.gate.acquire(`${crawl.id}|${host}`, this.limitsFor(crawl), signal);
+    let outcome: { document?: string; error?: string; code?: string };
+    let doc: Document | undefined;
+    try {
+      const wantsLinks = plan.scrapeOptions.formats.some((f) => f.type === 'links');
+      const options: ScrapeOptions =
+        crawl.kind === 'crawl' && !wantsLinks ? { ...plan.scrapeOptions, formats: [...plan.scrapeOptions.formats, { type: 'links' }] } : plan.scrapeOptions;
+      const base = plan.filesBaseUrl ?? '';
+      doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal });
+      const links = doc.links ?? [];
+      if (!wantsLinks) delete doc.links;
+      outcome = { document: JSON.stringify(doc) };
+      if (crawl.kind === 'crawl') {
+        const next = links.map((url) => ({ url, depth: row.depth + 1 }));
+        const finished = await this.recordPage(crawl, key, outcome, doc, next);
+        if (finished) await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, finished));
+        await this.finishIfDone(crawl);
+        return;
+      }
+    } catch (e) {
+      if (signal.aborted) throw e;
+      outcome = isApiError(e) ? { error: e.message, ...(e.code ? { code: e.code } : {}) } : { error: (e as Error).message ?? String(e) };
+      doc = undefined;
+    } finally {
+      release();
+    }
+    await this.recordPage(crawl, key, outcome, doc, []);
+    await this.finishIfDone(crawl);
+  }
+
+  /** Stores the outcome and newly found links; returns the admitted links, or undefined on a repeat. */
+  private async recordPage(
+    crawl: CrawlRecord<AnyPlan>,
+    key: string,
+    outcome: { document?: string; error?: string; code?: string },
+    doc: Document | undefined,
+    links: Link[],
+  ): Promise<FrontierEntry[] | undefined> {
+    const { allowed, blocked } = crawl.kind === 'crawl' ? await this.filterLinks(crawl as CrawlRecord<CrawlPlan>, links) : { allowed: [], blocked: [] };
+    const res = await this.deps.repo.finishPage(crawl.id, key, outcome, allowed, blocked, async (trx) => {
+      if (doc && crawl.webhook) {
+        await this.deps.webhooks.emit(crawl.teamId, crawl.webhook, { type: eventType(crawl.kind, 'page'), id: crawl.id, success: true, data: [doc] }, trx);
+      }
+    });
+    return res?.admitted;
+  }
+
+  private async admitLinks(crawl: CrawlRecord<CrawlPlan>, links: Link[]): Promise<{ admitted: FrontierEntry[] }> {
+    const { allowed, blocked } = await this.filterLinks(crawl, links);
+    return { admitted: await this.deps.repo.admit(crawl.id, allowed, blocked) };
+  }
+
+  /** Scope rules first (silently dropped), then robots.txt (recorded as blocked). */
+  private async filterLinks(
+    crawl: CrawlRecord<CrawlPlan>,
+    links: Link[],
+  ): Promise<{ allowed: FrontierEntry[]; blocked: FrontierEntry[] }> {
+    const plan = crawl.plan;
+    const scope = this.scopeFor(crawl);
+    const robots = this.robotsFor(crawl);
+    const allowed: FrontierEntry[] = [];
+    const blocked: FrontierEntry[] = [];
+    const seen = new Set<string>();
+    for (const l of links) {
+      if (!l.start && !scope.check(l.url, l.depth).ok) continue;
+      const key = urlKey(l.url, { ignoreQueryParameters: plan.ignoreQueryParameters });
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const entry = { urlKey: key, url: plan.ignoreQueryParameters ? stripQuery(l.url) : stripFragment(l.url), depth: l.depth };
+      if (robots && !robots.isAllowed(entry.url)) blocked.push(entry);
+      else allowed.push(entry);
+    }
+    return { allowed, blocked };
+  }
+
+  private scopes = new Map<string, CrawlScope>();
+  private scopeFor(crawl: CrawlRecord<CrawlPlan>): CrawlScope {
+    let s = this.scopes.get(crawl.id);
+    if (!s) {
+      const p = crawl.plan;
+      s = new CrawlScope(crawl.url, {
+        includePaths: p.includePaths,
+        excludePaths: p.excludePaths,
+        regexOnFullURL: p.regexOnFullURL,
+        allowExternalLinks: p.allowExternalLinks,
+        allowSubdomains: p.allowSubdomains,
+        crawlEntireDomain: p.crawlEntireDomain,
+        ...(p.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: p.maxDiscoveryDepth } : {}),
+      });
+      if (this.scopes.size > 500) this.scopes.clear();
+      this.scopes.set(crawl.id, s);
+    }
+    return s;
+  }
+
+  private robotsFor(crawl: CrawlRecord<CrawlPlan>): Robots | null {
+    if (crawl.plan.ignoreRobotsTxt) return null;
+    let r = this.robotsCache.get(crawl.id);
+    if (r === undefined) {
+      r = crawl.robotsTxt === null ? null : parseRobots(new URL(crawl.url).origin, crawl.robotsTxt);
+      if (this.robotsCache.size > 500) this.robotsCache.clear();
+      this.robotsCache.set(crawl.id, r);
+    }
+    return r;
+  }
+
+  private limitsFor(crawl: CrawlRecord<AnyPlan>) {
+    const plan = crawl.plan as Partial<CrawlPlan>;
+    const robotsDelay = crawl.kind === 'crawl' ? (this.robotsFor(crawl as CrawlRecord<CrawlPlan>)?.crawlDelayMs() ?? 0) : 0;
+    const intervalMs = plan.delaySeconds !== undefined ? plan.delaySeconds * 1000 : Math.min(robotsDelay, 60_000);
+    return { concurrency: plan.maxConcurrency ?? this.deps.hostConcurrency, intervalMs };
+  }
+
+  /** Ends the job when nothing is pending; the one caller that ends it sends the final event. */
+  async finishIfDone(crawl: CrawlRecord<AnyPlan>): Promise<JobStatus | undefined> {
+    const status = await this.deps.repo.finishIfDone(crawl.id, async (trx, st) => {
+      if (!crawl.webhook) return;
+      const event = st === 'failed' ? 'failed' : 'completed';
+      await this.deps.webhooks.emit(
+        crawl.teamId,
+        crawl.webhook,
+        { type: eventType(crawl.kind, event), id: crawl.id, success: st !== 'failed', data: [], ...(st === 'failed' ? { error: 'Every page of the job failed' } : {}) },
+        trx,
+      );
+    });
+    if (status) {
+      this.robotsCache.delete(crawl.id);
+      this.scopes.delete(crawl.id);
+    }
+    return status;
+  }
+
+  /**
+   * Re-queues the work of jobs that made no progress for a while: a task lost between a store
+   * commit and its enqueue (a crash in that gap) would otherwise leave the job running forever.
+   * Task ids deduplicate against tasks still queued.
+   */
+  async recoverStalled(staleMs: number): Promise<void> {
+    for (const id of await this.deps.repo.stalled(staleMs)) {
+      const crawl = await this.deps.repo.get<AnyPlan>(id);
+      if (!crawl) continue;
+      await this.deps.repo.touch(id);
+      if (!crawl.kickoffDone) {
+        const t: CrawlTask = { kind: 'kickoff', crawlId: id };
+        await this.deps.queue.add(crawl.teamId, t, { id: taskId(t) });
+        continue;
+      }
+      const pending = await this.deps.repo.pendingPages(id, 10_000);
+      if (pending.length === 0) await this.finishIfDone(crawl);
+      else await this.deps.queue.addBulk(pageTasks(crawl.teamId, id, pending));
+    }
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+function stripFragment(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
+
+function stripQuery(url: string): string {
+  const u = new URL(url);
+  u.search = '';
+  u.hash = '';
+  return u.toString();
+}

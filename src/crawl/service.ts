@@ -1,0 +1,214 @@
+/**
+ * The API side of crawl and batch scrape: accept a job (validate, record, queue), report its
+ * status page by page, cancel it, list its errors. Workers do the rest (runner.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError, isApiError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { pendingFeatures, type ScrapeOptions } from '../scrape/options.js';
+import { normaliseTargetUrl } from '../scrape/url.js';
+import type { UrlGuard } from '../scrape/types.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { WebhookTarget } from '../webhooks/schema.js';
+import { crawlPlanOf, type BatchRequest, type CrawlRequest } from './options.js';
+import { eventType, pageTasks, taskId, type BatchPlan, type CrawlTask } from './runner.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobKind, JobStatus } from './store.js';
+
+/** Status pages stop growing past this many bytes of documents (at least one is always sent). */
+const PAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_PAGE_SIZE = 100;
+/** A batch has no discovery limit; this stays inside a 32-bit integer column. */
+const BATCH_NO_LIMIT = 2_000_000_000;
+
+export interface ServiceDeps {
+  repo: CrawlRepository;
+  queue: JobQueue<CrawlTask>;
+  webhooks: WebhookDispatcher;
+  guard: UrlGuard;
+  ttlMs: number;
+}
+
+export interface JobStatusPage {
+  status: JobStatus;
+  completed: number;
+  total: number;
+  creditsUsed: number;
+  expiresAt: string;
+  next?: string;
+  data: unknown[];
+}
+
+export class CrawlService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async startCrawl(teamId: string, req: CrawlRequest, idempotencyKey: string | undefined, filesBaseUrl: string): Promise<{ id: string }> {
+    const url = normaliseTargetUrl(req.url);
+    if (req.prompt !== undefined && req.prompt !== null) {
+      throw new ApiError('UNSUPPORTED_OPTION', { message: "The 'prompt' option is not supported yet by this server", details: [{ path: 'prompt' }] });
+    }
+    rejectPending(req.scrapeOptions, 'scrapeOptions.');
+    await this.deps.guard.checkUrl(url);
+    await this.claimIdempotencyKey(teamId, idempotencyKey);
+    const id = randomUUID();
+    await this.create({
+      id,
+      teamId,
+      kind: 'crawl',
+      url,
+      plan: { ...crawlPlanOf(req), filesBaseUrl },
+      webhook: req.webhook ?? null,
+      limit: req.limit,
+      kickoffDone: false,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+      ttlMs: this.deps.ttlMs,
+    });
+    await this.started(teamId, id, 'crawl', req.webhook);
+    const t: CrawlTask = { kind: 'kickoff', crawlId: id };
+    await this.deps.queue.add(teamId, t, { id: taskId(t) });
+    return { id };
+  }
+
+  async startBatch(teamId: string, req: BatchRequest, idempotencyKey: string | undefined, filesBaseUrl: string): Promise<{ id: string; invalidURLs?: string[] }> {
+    const { urls, webhook, appendToId, ignoreInvalidURLs, maxConcurrency, ...rest } = req;
+    const scrapeOptions = rest as unknown as ScrapeOptions;
+    rejectPending(scrapeOptions, '');
+    const valid: string[] = [];
+    const invalidURLs: string[] = [];
+    for (const [i, raw] of urls.entries()) {
+      try {
+        const url = normaliseTargetUrl(raw);
+        await this.deps.guard.checkUrl(url);
+        valid.push(url);
+      } catch (e) {
+        if (!ignoreInvalidURLs) {
+          if (isApiError(e) && e.key === 'INVALID_URL') {
+            throw new ApiError('BAD_REQUEST', { details: [{ code: 'invalid_url', path: ['urls', i], message: `Invalid URL: ${raw}` }] });
+          }
+          throw e;
+        }
+        invalidURLs.push(raw);
+      }
+    }
+    if (valid.length === 0 && !appendToId) {
+      throw new ApiError('BAD_REQUEST', { message: 'No valid URLs to scrape', details: [{ code: 'invalid_urls', path: ['urls'], message: 'Every URL was invalid or blocked' }] });
+    }
+    let id: string;
+    let offset = 0;
+    if (appendToId) {
+      const existing = await this.owned(teamId, appendToId);
+      if (existing.kind !== 'batch') throw new ApiError('JOB_NOT_FOUND');
+      if (existing.status !== 'scraping') throw new ApiError('CONFLICT', { message: 'The batch has already finished; start a new one' });
+      id = existing.id;
+      offset = existing.discovered;
+    } else {
+      await this.claimIdempotencyKey(teamId, idempotencyKey);
+      id = randomUUID();
+      const plan: BatchPlan = { scrapeOptions, filesBaseUrl, ...(maxConcurrency !== undefined ? { maxConcurrency } : {}) };
+      await this.create({
+        id,
+        teamId,
+        kind: 'batch',
+        url: valid[0] ?? '',
+        plan,
+        webhook: webhook ?? null,
+        limit: BATCH_NO_LIMIT,
+        kickoffDone: true,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+        ttlMs: this.deps.ttlMs,
+      });
+      await this.started(teamId, id, 'batch', webhook);
+    }
+    // Every listed URL is scraped, repeats included, so each entry gets its own key.
+    const entries: FrontierEntry[] = valid.map((url, i) => ({ urlKey: `${String(offset + i).padStart(6, '0')} ${url}`, url, depth: 0 }));
+    const admitted = await this.deps.repo.admit(id, entries);
+    await this.deps.queue.addBulk(pageTasks(teamId, id, admitted));
+    return ignoreInvalidURLs ? { id, invalidURLs } : { id };
+  }
+
+  async status(teamId: string, id: string, kind: JobKind, page: { skip?: number; limit?: number }, selfUrl: (skip: number, limit?: number) => string): Promise<JobStatusPage> {
+    const job = await this.owned(teamId, id, kind);
+    const skip = page.skip ?? 0;
+    const limit = page.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await this.deps.repo.results(id, skip, limit);
+    const data: unknown[] = [];
+    let bytes = 0;
+    for (const r of rows) {
+      if (data.length > 0 && bytes + r.document.length > PAGE_BYTES) break;
+      bytes += r.document.length;
+      data.push(JSON.parse(r.document));
+    }
+    const stored = await this.deps.repo.resultCount(id);
+    const out: JobStatusPage = {
+      status: job.status,
+      completed: job.finished,
+      total: job.discovered,
+      creditsUsed: job.creditsUsed,
+      expiresAt: new Date(job.expiresAt).toISOString(),
+      data,
+    };
+    // `next` only when stored documents remain: waiters follow it on every poll.
+    if (stored > skip + data.length) out.next = selfUrl(skip + data.length, page.limit);
+    return out;
+  }
+
+  async cancel(teamId: string, id: string, kind: JobKind): Promise<void> {
+    const job = await this.owned(teamId, id, kind);
+    if (job.status === 'cancelled') return;
+    if (job.status !== 'scraping') throw new ApiError('CONFLICT', { message: `The job has already ${job.status === 'completed' ? 'completed' : 'failed'}` });
+    await this.deps.repo.cancel(id, async (trx) => {
+      if (!job.webhook) return;
+      await this.deps.webhooks.emit(
+        teamId,
+        job.webhook,
+        { type: eventType(job.kind, 'completed'), id, success: false, data: [], error: 'The job was cancelled' },
+        trx,
+      );
+    });
+  }
+
+  async errors(teamId: string, id: string, kind: JobKind) {
+    await this.owned(teamId, id, kind);
+    return this.deps.repo.errors(id);
+  }
+
+  async active(teamId: string) {
+    const rows = await this.deps.repo.active(teamId);
+    return rows.map((r) => ({ id: r.id, teamId, url: r.url, created_at: new Date(r.createdAt).toISOString(), options: r.plan }));
+  }
+
+  /** The job if it exists, belongs to the team and has not expired. Anything else is 404. */
+  async owned(teamId: string, id: string, kind?: JobKind): Promise<CrawlRecord> {
+    const job = await this.deps.repo.get(id);
+    if (!job || job.teamId !== teamId || (kind && job.kind !== kind)) throw new ApiError('JOB_NOT_FOUND');
+    if (job.expiresAt < Date.now()) throw new ApiError('JOB_EXPIRED');
+    return job;
+  }
+
+  /** Creates the job row; a concurrent request with the same idempotency key loses here. */
+  private async create(rec: Parameters<CrawlRepository['create']>[0]): Promise<void> {
+    try {
+      await this.deps.repo.create(rec);
+    } catch (e) {
+      if (rec.idempotencyKey && /unique|duplicate/i.test((e as Error).message)) throw new ApiError('IDEMPOTENCY_KEY_USED');
+      throw e;
+    }
+  }
+
+  private async claimIdempotencyKey(teamId: string, key: string | undefined): Promise<void> {
+    if (key && (await this.deps.repo.idempotencyKeyUsed(teamId, key))) throw new ApiError('IDEMPOTENCY_KEY_USED');
+  }
+
+  private async started(teamId: string, id: string, kind: JobKind, webhook: WebhookTarget | undefined): Promise<void> {
+    if (webhook) await this.deps.webhooks.emit(teamId, webhook, { type: eventType(kind, 'started'), id, success: true, data: [] });
+  }
+}
+
+function rejectPending(o: ScrapeOptions, prefix: string): void {
+  const pending = pendingFeatures(o);
+  if (pending.length > 0) {
+    throw new ApiError('UNSUPPORTED_OPTION', {
+      message: pending.map((p) => p.message).join('; '),
+      details: pending.map((p) => ({ ...p, path: prefix + p.path })),
+    });
+  }
+}

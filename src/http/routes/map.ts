@@ -1,0 +1,61 @@
+/** `POST /v2/map`: a site's URL list from its sitemaps and links (see crawl/map.ts). */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../errors.js';
+import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, MapService, type MapRequest } from '../../crawl/map.js';
+import type { Runtime } from '../../runtime.js';
+import { MAX_TIMEOUT_MS, scrapeOptionsShape } from '../../scrape/options.js';
+import { scrapeContext } from './scrape.js';
+
+export const mapRequestSchema = z.looseObject({
+  url: z.string().min(1).max(8192),
+  search: z.string().max(1000).optional(),
+  sitemap: z.enum(['include', 'skip', 'only']).default('include'),
+  /** Older spellings of `sitemap`, still sent by v1-era callers. */
+  ignoreSitemap: z.boolean().optional(),
+  sitemapOnly: z.boolean().optional(),
+  includeSubdomains: z.boolean().default(true),
+  ignoreQueryParameters: z.boolean().default(true),
+  filterByPath: z.boolean().default(true),
+  limit: z.number().int().min(1).max(MAX_MAP_LIMIT).default(DEFAULT_MAP_LIMIT),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional(),
+  location: scrapeOptionsShape.location,
+  // There is no shared index to consult; accepted so callers that send it keep working.
+  useIndex: z.boolean().optional(),
+  threatProtection: z.unknown().optional(),
+  auditMetadata: scrapeOptionsShape.auditMetadata,
+  integration: z.string().max(256).optional(),
+  origin: z.string().max(256).optional(),
+});
+
+type MapBody = z.output<typeof mapRequestSchema>;
+
+function toMapRequest(b: MapBody): MapRequest {
+  if (b.threatProtection !== undefined && b.threatProtection !== null && b.threatProtection !== false) {
+    // Same answer as scrape gives until threat protection exists, rather than a silent no-op.
+    throw new ApiError('UNSUPPORTED_OPTION', {
+      message: "The 'threatProtection' option is not supported yet by this server",
+      details: [{ path: 'threatProtection', message: "The 'threatProtection' option is not supported yet by this server" }],
+    });
+  }
+  const req: MapRequest = {
+    url: b.url,
+    sitemap: b.sitemapOnly ? 'only' : b.ignoreSitemap ? 'skip' : b.sitemap,
+    includeSubdomains: b.includeSubdomains,
+    ignoreQueryParameters: b.ignoreQueryParameters,
+    filterByPath: b.filterByPath,
+    limit: b.limit,
+  };
+  if (b.search !== undefined) req.search = b.search;
+  if (b.timeout !== undefined) req.timeout = b.timeout;
+  if (b.location) req.location = b.location;
+  return req;
+}
+
+export async function mapRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+  const service = new MapService({ scraper: rt.scraper, http: rt.http, guard: rt.guard });
+  app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
+    const { links } = await service.map(toMapRequest(req.body as MapBody), scrapeContext(rt, req, reply));
+    return { success: true, links };
+  });
+}
