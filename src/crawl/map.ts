@@ -136,7 +136,9 @@ export class MapService {
     const handle = setTimeout(() => timer.abort(new ApiError('MAP_TIMEOUT')), Math.max(0, deadline - started));
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, timer.signal]) : timer.signal;
     const remaining = () => Math.max(0, deadline - Date.now());
-    const timedOut = () => explicit && timer.signal.aborted;
+    // The clock, not only the timer: a page fetch bounded by the same deadline can fail and
+    // settle just before the timer's callback runs.
+    const timedOut = () => explicit && (timer.signal.aborted || Date.now() >= deadline);
     const pageCtx: ScrapeContext = { ...ctx, signal };
     const origin = new URL(startUrl).origin;
     const collect = new Collector(new CrawlScope(startUrl, { allowSubdomains: req.includeSubdomains, crawlEntireDomain: !req.filterByPath }), req.ignoreQueryParameters);
