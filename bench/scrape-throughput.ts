@@ -1,15 +1,16 @@
 /**
  * Scrape throughput through the API beside raw undici fetches of the same local pages, in one
  * run. Pages come from Debian's PostgreSQL manual served by a static server on loopback; the
- * API runs the full pipeline (auth, validation, fetch, main content, markdown) with the cache off.
+ * API runs the full pipeline (auth, validation, fetch, main content, markdown) with the cache off,
+ * in a process of its own as it is deployed (the client and the page server share this one).
  *
  *   node --import tsx bench/scrape-throughput.ts [--pages 400] [--concurrency 16]
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
-import { startGleaner } from '../test/helpers/gleaner.js';
 import { pgDocsDir, serveDir } from './corpus.js';
+import { startGleanerChild } from './gleaner-child.js';
 
 export interface ThroughputResult {
   pages: number;
@@ -36,7 +37,7 @@ export async function runScrapeBench(opts: { pages?: number; concurrency?: numbe
   const concurrency = opts.concurrency ?? 16;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, opts.pages ?? 400);
   const site = await serveDir(dir, files);
-  const gleaner = await startGleaner({ embedded: true, env: { RATE_LIMIT_PER_MINUTE: '1000000', DISABLE_BROWSER: 'true' } });
+  const gleaner = await startGleanerChild({ concurrency });
   try {
     const urls = files.map((f) => `${site.url}/${f}`);
     const agent = new Agent({ connections: concurrency });
@@ -64,7 +65,7 @@ export async function runScrapeBench(opts: { pages?: number; concurrency?: numbe
     const apiPagesPerSec = urls.length / apiSecs;
     return { pages: urls.length, concurrency, rawPagesPerSec, apiPagesPerSec, ratio: apiPagesPerSec / rawPagesPerSec };
   } finally {
-    await gleaner.close();
+    await gleaner.stop();
     await site.close();
   }
 }

@@ -2,6 +2,7 @@
  * Configuration: read from the environment once, validated, typed, frozen. Every setting has its
  * environment name and default here and nowhere else; the README's table mirrors this file.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -50,6 +51,8 @@ const envSchema = z.object({
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
   DISABLE_BROWSER: bool.default(false),
+  /** Worker threads for extraction and markdown; 0 runs them on the main thread. Default: cores - 1, at most 4. */
+  TRANSFORM_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(4, os.availableParallelism() - 1))),
   /** Pages a worker process scrapes at once, across all jobs. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** Requests one crawl keeps in flight to one host, unless the crawl sets `maxConcurrency`. */
@@ -86,6 +89,7 @@ export interface Config {
   hostConcurrency: number;
   jobTtlMs: number;
   jobLeaseMs: number;
+  transformThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserContexts: e.BROWSER_CONTEXTS,
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     disableBrowser: e.DISABLE_BROWSER,
+    transformThreads: e.TRANSFORM_THREADS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     hostConcurrency: e.HOST_CONCURRENCY,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),

@@ -22,6 +22,7 @@ import { CrawlRunner, type CrawlTask } from './crawl/runner.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlRepository } from './crawl/store.js';
 import { createQueueFactory } from './jobs/index.js';
+import { createTransformer } from './scrape/transform/pool.js';
 import type { JobQueue, QueueFactory } from './jobs/queue.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 
@@ -71,7 +72,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, logger: log }) : undefined;
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies });
+  const transformer = createTransformer(config.transformThreads);
+  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
   const queues = createQueueFactory({
@@ -111,7 +113,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       closed = true;
       await queues.close(drainMs);
       await webhooks.close();
-      await Promise.allSettled([http.close(), browser?.close()]);
+      await Promise.allSettled([http.close(), browser?.close(), transformer.close()]);
       if (redis) redis.disconnect();
       await store.close();
     },

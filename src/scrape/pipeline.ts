@@ -17,6 +17,7 @@ import type { Document, DocumentMetadata } from './document.js';
 import { pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { transformPage } from './transform/index.js';
+import type { Transformer } from './transform/pool.js';
 import type { Engine, FetchRequest, FetchResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
@@ -37,6 +38,8 @@ export interface ScraperDeps {
   documents: DocumentRepository<Document>;
   blobs: BlobStore;
   proxies: Config['proxies'];
+  /** Where extraction and markdown run; inline when absent. */
+  transformer?: Transformer;
 }
 
 export class Scraper {
@@ -165,7 +168,7 @@ export class Scraper {
     };
     const text = result.text;
     if (text !== undefined && isHtml(result)) {
-      const t = transformPage(
+      const t = await (this.deps.transformer?.transform ?? transformInline)(
         text,
         {
           baseUrl: result.url,
@@ -210,6 +213,8 @@ export class Scraper {
     return doc;
   }
 }
+
+const transformInline: Transformer['transform'] = (html, opts, wants) => Promise.resolve(transformPage(html, opts, wants));
 
 const isHtml = (r: FetchResult) => /html|xml/i.test(r.contentType) || (!r.contentType && r.text !== undefined && /^\s*</.test(r.text));
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
@@ -49,11 +49,34 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   await migrate(store, opts.databaseUrl ? opts.schema : undefined);
   return store;
+}
+
+/**
+ * Kysely prepares a statement for every query, and better-sqlite3 compiles SQL on each prepare:
+ * on busy paths that compile was the largest cost of a query. Statements are reusable, so keep
+ * the recent ones by their text. (Nothing here streams results, which would pin a statement.)
+ */
+function cachingStatements(file: SQLite.Database, max = 512): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = file.prepare(text);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 async function migrate(store: Store, schema: string | undefined): Promise<void> {

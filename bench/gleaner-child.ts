@@ -1,0 +1,126 @@
+/**
+ * A Gleaner server in a child process of its own, as it is deployed: benches measure it without
+ * sharing a thread with their own client and fixture servers, and read its peak RSS alone.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A `kB` field (VmHWM, VmRSS) of /proc/<pid>/status, or undefined when unreadable. */
+export function procStatusKb(pid: number | 'self', field: string): number | undefined {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the last few KB a stream wrote, for error messages. */
+export function tail(stream: NodeJS.ReadableStream | null, onLine?: (line: string) => void): () => string {
+  let buf = '';
+  let partial = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    buf = (buf + chunk).slice(-4096);
+    if (!onLine) return;
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const l of lines) onLine(l);
+  });
+  return () => buf;
+}
+
+export function waitExit(child: ChildProcess, ms: number): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => {
+      child.kill('SIGKILL');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(t);
+      resolve(code);
+    });
+  });
+}
+
+export interface GleanerChild {
+  url: string;
+  key: string;
+  pid: number;
+  /** Peak RSS (VmHWM) in kB, read just before SIGTERM; waits for the process to exit. */
+  stop(): Promise<{ peakRssKb: number | undefined }>;
+  output(): string;
+}
+
+export async function startGleanerChild(opts: { concurrency: number; cpuProfDir?: string | undefined; env?: Record<string, string> }): Promise<GleanerChild> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-bench-'));
+  const key = `fc-bench-${randomBytes(16).toString('hex')}`;
+  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), '--import', 'tsx', 'src/main.ts', 'serve'];
+  const child = spawn(process.execPath, nodeArgs, {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      GLEANER_API_KEY: key,
+      ALLOW_PRIVATE_ADDRESSES: '127.0.0.0/8',
+      LOG_LEVEL: 'warn',
+      DISABLE_BROWSER: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      WORKER_CONCURRENCY: String(opts.concurrency),
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...opts.env,
+    },
+  });
+  const cleanup = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  let onListening: ((url: string) => void) | undefined;
+  const stdout = tail(child.stdout, (line) => {
+    const m = /Gleaner listening on (http:\/\/\S+)/.exec(line);
+    if (m) onListening?.(m[1]!);
+  });
+  const stderr = tail(child.stderr);
+  const output = () => `${stdout()}\n${stderr()}`.trim();
+  let url: string;
+  try {
+    url = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`Gleaner did not start within 60 s:\n${output()}`)), 60_000);
+      onListening = (u) => {
+        clearTimeout(t);
+        resolve(u);
+      };
+      child.once('exit', (code) => {
+        clearTimeout(t);
+        reject(new Error(`Gleaner exited with code ${code} before listening:\n${output()}`));
+      });
+    });
+  } catch (e) {
+    child.kill('SIGKILL');
+    await waitExit(child, 5_000);
+    cleanup();
+    throw e;
+  }
+  child.removeAllListeners('exit');
+  return {
+    url,
+    key,
+    pid: child.pid!,
+    output,
+    async stop() {
+      const peakRssKb = procStatusKb(child.pid!, 'VmHWM');
+      child.kill('SIGTERM');
+      await waitExit(child, 40_000);
+      cleanup();
+      return { peakRssKb };
+    },
+  };
+}
+
