@@ -2,7 +2,7 @@
  * A Gleaner server in a child process of its own, as it is deployed: benches measure it without
  * sharing a thread with their own client and fixture servers, and read its peak RSS alone.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,10 +58,21 @@ export interface GleanerChild {
   output(): string;
 }
 
+/** The built server, rebuilt first when a source file is newer: benches measure what is deployed. */
+function builtEntry(): string {
+  const entry = path.join(REPO_ROOT, 'dist', 'main.js');
+  const newest = (dir: string): number =>
+    fs.readdirSync(dir, { withFileTypes: true, recursive: true }).reduce((m, d) => (d.isFile() ? Math.max(m, fs.statSync(path.join(d.parentPath, d.name)).mtimeMs) : m), 0);
+  if (!fs.existsSync(entry) || newest(path.join(REPO_ROOT, 'src')) > fs.statSync(entry).mtimeMs) {
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  }
+  return entry;
+}
+
 export async function startGleanerChild(opts: { concurrency: number; cpuProfDir?: string | undefined; env?: Record<string, string> }): Promise<GleanerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-bench-'));
   const key = `fc-bench-${randomBytes(16).toString('hex')}`;
-  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), '--import', 'tsx', 'src/main.ts', 'serve'];
+  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), builtEntry(), 'serve'];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
