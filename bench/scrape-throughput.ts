@@ -5,6 +5,8 @@
  * in a process of its own as it is deployed (the client and the page server share this one).
  *
  *   node --import tsx bench/scrape-throughput.ts [--pages 400] [--concurrency 16]
+ *
+ * BENCH_CPU_PROF=<dir> writes the server's CPU profiles (main and transform threads) there.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -37,7 +39,7 @@ export async function runScrapeBench(opts: { pages?: number; concurrency?: numbe
   const concurrency = opts.concurrency ?? 16;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, opts.pages ?? 400);
   const site = await serveDir(dir, files);
-  const gleaner = await startGleanerChild({ concurrency });
+  const gleaner = await startGleanerChild({ concurrency, cpuProfDir: process.env.BENCH_CPU_PROF });
   try {
     const urls = files.map((f) => `${site.url}/${f}`);
     const agent = new Agent({ connections: concurrency });
