@@ -5,6 +5,9 @@
 import { printCrawlBench, printSyntheticCrawlBench, runCrawlBench, runSyntheticCrawlBench } from './crawl.js';
 import { runMarkdownBench, printMarkdownBench } from './markdown.js';
 import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
+import { printMonitorBench, runMonitorBench } from './monitor.js';
+import { printParseBench, runParseBench } from './parse.js';
+import { printBrowserBench, runBrowserBench } from './browser.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -16,3 +19,10 @@ const crawl = await runCrawlBench();
 if (crawl) printCrawlBench(crawl);
 
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
+
+printParseBench(await runParseBench());
+
+printMonitorBench(await runMonitorBench());
+
+const browser = await runBrowserBench();
+if (browser) printBrowserBench(browser);

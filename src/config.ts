@@ -47,6 +47,10 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(300),
   /** Open browser contexts kept in the pool. */
   BROWSER_CONTEXTS: z.coerce.number().int().min(1).max(64).default(4),
+  /** Interactive browser sessions (and interact sessions) a team may have open at once. */
+  BROWSER_SESSIONS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Memory limit of the sandbox running a session's `execute` code, in MB. */
+  BROWSER_EXECUTE_MEMORY_MB: z.coerce.number().int().min(8).max(4096).default(64),
   /** Lifetime of signed blob URLs, in seconds. */
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
@@ -61,6 +65,14 @@ const envSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** How long crawl and batch results stay readable, in hours. */
   JOB_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  /** SMTP server for monitor email, e.g. `smtp://user:pass@mail.example.com:587` (smtps:// for TLS). */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender address of monitor email. */
+  SMTP_FROM: z.string().min(3).max(320).default('Gleaner <gleaner@localhost>'),
+  /** Monitor checks a worker process runs at once. */
+  MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
+  /** How often each worker looks for monitors that are due, in milliseconds. */
+  MONITOR_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -83,6 +95,8 @@ export interface Config {
   proxies: { basic?: string; enhanced?: string; countries: Record<string, string> };
   rateLimitPerMinute: number;
   browserContexts: number;
+  browserSessionsPerTeam: number;
+  browserExecuteMemoryBytes: number;
   fileUrlTtlSeconds: number;
   disableBrowser: boolean;
   workerConcurrency: number;
@@ -90,6 +104,10 @@ export interface Config {
   jobTtlMs: number;
   jobLeaseMs: number;
   transformThreads: number;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  monitorConcurrency: number;
+  monitorTickMs: number;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +165,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     browserContexts: e.BROWSER_CONTEXTS,
+    browserSessionsPerTeam: e.BROWSER_SESSIONS_PER_TEAM,
+    browserExecuteMemoryBytes: e.BROWSER_EXECUTE_MEMORY_MB * 1024 * 1024,
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     disableBrowser: e.DISABLE_BROWSER,
     transformThreads: e.TRANSFORM_THREADS,
@@ -154,6 +174,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hostConcurrency: e.HOST_CONCURRENCY,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
     jobLeaseMs: e.JOB_LEASE_MS,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    monitorConcurrency: e.MONITOR_CONCURRENCY,
+    monitorTickMs: e.MONITOR_TICK_MS,
     ...overrides,
   };
   return Object.freeze(config);

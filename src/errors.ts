@@ -29,6 +29,7 @@ export const catalog = {
   NOT_FOUND: row(404, 'Not Found', undefined, false),
   JOB_NOT_FOUND: row(404, 'Job not found', undefined, false),
   JOB_EXPIRED: row(404, 'Job expired', undefined, false),
+  BROWSER_SESSION_NOT_FOUND: row(404, 'Browser session not found.', undefined, false),
   FILE_NOT_FOUND: row(404, 'File not found or link expired', undefined, false),
   SCRAPE_NO_CACHED_DATA: row(404, 'No cached data for this URL within minAge', 'SCRAPE_NO_CACHED_DATA', false),
   SCRAPE_LOCKDOWN_CACHE_MISS: row(404, 'Lockdown is on and this URL is not in the cache', 'SCRAPE_LOCKDOWN_CACHE_MISS', false),

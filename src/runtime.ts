@@ -23,8 +23,14 @@ import { CrawlService } from './crawl/service.js';
 import { CrawlRepository } from './crawl/store.js';
 import { createQueueFactory } from './jobs/index.js';
 import { createTransformer } from './scrape/transform/pool.js';
+import { DocumentParser } from './parse/service.js';
 import type { JobQueue, QueueFactory } from './jobs/queue.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
+import { createMonitors, type Monitors } from './monitor/index.js';
+import { ChangeTracker } from './monitor/change-tracking.js';
+import { MonitorRepository } from './monitor/store.js';
+import { BrowserSessions } from './browser/sessions.js';
+import { ProfileStore } from './browser/profiles.js';
 
 export interface Runtime {
   config: Config;
@@ -37,6 +43,7 @@ export interface Runtime {
   http: HttpEngine;
   browser: Engine | undefined;
   scraper: Scraper;
+  parser: DocumentParser;
   limits: RateLimits;
   redis: Redis | undefined;
   queues: QueueFactory;
@@ -45,6 +52,10 @@ export interface Runtime {
   crawlRepo: CrawlRepository;
   crawls: CrawlService;
   crawlRunner: CrawlRunner;
+  monitors: Monitors;
+  /** Interactive browser sessions and the profiles they (and scrapes) use. */
+  browserSessions: BrowserSessions;
+  profiles: ProfileStore;
   /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
   close(drainMs?: number): Promise<void>;
 }
@@ -73,7 +84,21 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
   const transformer = createTransformer(config.transformThreads);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer });
+  const parser = new DocumentParser();
+  const changeTracker = new ChangeTracker(new MonitorRepository(store.db));
+  const profiles = new ProfileStore(store.db);
+  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles });
+  const browserSessions = new BrowserSessions({
+    engine: browser,
+    guard,
+    db: store.db,
+    profiles,
+    blobs,
+    log,
+    maxPerTeam: config.browserSessionsPerTeam,
+    executeMemoryBytes: config.browserExecuteMemoryBytes,
+    maxOutputChars: 1024 * 1024,
+  });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
   const queues = createQueueFactory({
@@ -88,6 +113,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
   const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
   const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
+  const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
   let closed = false;
   return {
     config,
@@ -100,6 +126,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     http,
     browser,
     scraper,
+    parser,
     limits,
     redis,
     queues,
@@ -108,12 +135,17 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     crawlRepo,
     crawls,
     crawlRunner,
+    monitors,
+    browserSessions,
+    profiles,
     async close(drainMs = 0) {
       if (closed) return;
       closed = true;
+      monitors.stop();
+      await browserSessions.close();
       await queues.close(drainMs);
       await webhooks.close();
-      await Promise.allSettled([http.close(), browser?.close(), transformer.close()]);
+      await Promise.allSettled([http.close(), browser?.close(), transformer.close(), parser.close()]);
       if (redis) redis.disconnect();
       await store.close();
     },

@@ -10,10 +10,13 @@ import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
 import { installErrorHandling } from './errors.js';
 import { installOpenApi } from './openapi.js';
+import { browserRoutes } from './routes/browser.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { mapRoutes } from './routes/map.js';
+import { parseRoutes } from './routes/parse.js';
+import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { zodValidatorCompiler } from './validation.js';
 
@@ -45,6 +48,9 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   await fileRoutes(app, rt);
   await scrapeRoutes(app, rt);
   await mapRoutes(app, rt);
+  await parseRoutes(app, rt);
+  await monitorRoutes(app, rt);
+  await browserRoutes(app, rt);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(async (scope) => jobRoutes(scope, rt));
   return app;

@@ -23,6 +23,7 @@ export function startWorkers(rt: Runtime): Workers {
     teamConcurrency: concurrencyOf,
   });
   rt.webhooks.start();
+  rt.monitors.start();
   const timer = setInterval(() => {
     void housekeeping(rt).catch((err: unknown) => rt.log.warn({ err }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
@@ -33,6 +34,7 @@ export function startWorkers(rt: Runtime): Workers {
 async function housekeeping(rt: Runtime): Promise<void> {
   await rt.crawlRunner.recoverStalled(STALL_MS);
   await rt.crawlRepo.purgeExpired();
+  await rt.monitors.housekeeping();
 }
 
 /**

@@ -5,9 +5,11 @@
  * since the official SDK adds `origin`, `integration` and whatever a caller spreads in.
  */
 import { z } from 'zod';
+import { parsersSchema } from '../parse/parsers.js';
+import { actionsSchema, MAX_TOTAL_WAIT_MS, totalWaitMs, type Action } from './engines/browser/action-schema.js';
 import { selectorIsValid } from './selectors.js';
 
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'screenshot'] as const;
+export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'screenshot', 'changeTracking'] as const;
 /** Formats of the interface whose behaviour a later feature brings. */
 export const PENDING_FORMATS = [
   'json',
@@ -19,7 +21,6 @@ export const PENDING_FORMATS = [
   'menu',
   'audio',
   'video',
-  'changeTracking',
   'attributes',
   'query',
 ] as const;
@@ -28,9 +29,6 @@ export const PENDING_OPTIONS = [
   'onlyCleanContent',
   'redactPII',
   'threatProtection',
-  'parsers',
-  'actions',
-  'profile',
   'domainTools',
   'useMock',
 ] as const;
@@ -49,6 +47,15 @@ const screenshotFormat = z.object({
 
 const simpleFormat = z.object({ type: z.enum(['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images']) });
 const pendingFormat = z.looseObject({ type: z.enum(PENDING_FORMATS) });
+/** Compares with the team's last scrape of the URL under the same tag (monitor/change-tracking.ts). */
+const changeTrackingFormat = z.object({
+  type: z.literal('changeTracking'),
+  modes: z.array(z.enum(['git-diff', 'json'])).max(2).default([]),
+  schema: z.record(z.string(), z.unknown()).optional(),
+  prompt: z.string().max(10_000).optional(),
+  tag: z.string().max(256).nullable().optional(),
+});
+export type ChangeTrackingFormat = z.output<typeof changeTrackingFormat>;
 
 /** A format entry: a bare name (`"markdown"`) or an object with `type`. */
 const formatEntry = z.preprocess(
@@ -57,7 +64,7 @@ const formatEntry = z.preprocess(
     if (v === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
     return { type: v };
   },
-  z.discriminatedUnion('type', [screenshotFormat, simpleFormat, pendingFormat], {
+  z.discriminatedUnion('type', [screenshotFormat, simpleFormat, changeTrackingFormat, pendingFormat], {
     error: (issue) =>
       issue.code === 'invalid_union'
         ? `Unknown format; expected one of ${[...SUPPORTED_FORMATS, ...PENDING_FORMATS].join(', ')}`
@@ -89,7 +96,10 @@ export const scrapeOptionsShape = {
     .array(formatEntry)
     .max(20)
     .prefault(['markdown'])
-    .refine((f) => f.filter((x) => x.type === 'screenshot').length <= 1, { message: 'Only one screenshot format is allowed' }),
+    .refine((f) => f.filter((x) => x.type === 'screenshot').length <= 1, { message: 'Only one screenshot format is allowed' })
+    .refine((f) => !f.some((x) => x.type === 'changeTracking') || f.some((x) => x.type === 'markdown'), {
+      message: 'The changeTracking format requires the markdown format',
+    }),
   headers: z
     .record(
       z.string().regex(httpHeaderName, 'Not a valid HTTP header name'),
@@ -126,25 +136,29 @@ export const scrapeOptionsShape = {
   storeInCache: z.boolean().default(true),
   lockdown: z.boolean().default(false),
   zeroDataRetention: z.boolean().default(false),
+  parsers: parsersSchema.optional(),
   auditMetadata: z.strictObject({ username: z.string().max(1024) }).optional(),
   toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
   integration: z.string().max(256).optional(),
   origin: z.string().max(256).optional(),
+  actions: actionsSchema.optional(),
+  /** Browser storage kept per team and name (src/browser/profiles.ts). */
+  profile: z.object({ name: z.string().min(1).max(128), saveChanges: z.boolean().default(true) }).optional(),
   // Accepted on the wire, refused with a clear message until their feature lands.
   onlyCleanContent: z.unknown().optional(),
   redactPII: z.unknown().optional(),
   threatProtection: z.unknown().optional(),
-  parsers: z.unknown().optional(),
-  actions: z.unknown().optional(),
-  profile: z.unknown().optional(),
   domainTools: z.unknown().optional(),
   useMock: z.unknown().optional(),
 };
 
 /** Checks that span fields; added to every schema built from the shape. */
-export function crossFieldChecks(o: { timeout: number; waitFor: number }, ctx: z.RefinementCtx): void {
+export function crossFieldChecks(o: { timeout: number; waitFor: number; actions?: Action[] | undefined }, ctx: z.RefinementCtx): void {
   if (o.waitFor > o.timeout / 2) {
     ctx.addIssue({ code: 'custom', path: ['waitFor'], message: 'waitFor must not exceed half of timeout' });
+  }
+  if (o.waitFor + totalWaitMs(o.actions) > MAX_TOTAL_WAIT_MS) {
+    ctx.addIssue({ code: 'custom', path: ['actions'], message: `waitFor and wait actions together must not exceed ${MAX_TOTAL_WAIT_MS} ms` });
   }
 }
 
@@ -174,6 +188,9 @@ export function pendingFeatures(o: ScrapeOptions): PendingUse[] {
     if (isSet(o[key])) out.push({ path: key, message: `The '${key}' option is not supported yet by this server` });
   }
   o.formats.forEach((f, i) => {
+    if (f.type === 'changeTracking' && f.modes.includes('json')) {
+      out.push({ path: `formats.${i}.modes`, message: "The changeTracking 'json' mode is not supported yet by this server (it needs JSON extraction)" });
+    }
     if ((PENDING_FORMATS as readonly string[]).includes(f.type)) {
       out.push({ path: `formats.${i}`, message: `The '${f.type}' format is not supported yet by this server` });
     }

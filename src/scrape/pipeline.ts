@@ -12,13 +12,16 @@ import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
 import type { Config } from '../config.js';
 import type { SsrfGuard } from '../security/ssrf.js';
+import type { ChangeTracker } from '../monitor/change-tracking.js';
+import { applyParsed, parseFetched } from '../parse/scrape.js';
+import type { DocumentParser } from '../parse/service.js';
 import { looksBlocked, needsJavaScript } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
 import { pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { transformPage } from './transform/index.js';
 import type { Transformer } from './transform/pool.js';
-import type { Engine, FetchRequest, FetchResult } from './types.js';
+import type { BrowserStorageState, Engine, FetchRequest, FetchResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
 const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -28,6 +31,33 @@ export interface ScrapeContext {
   /** Turns a blob path (`/v2/files/...`) into the absolute URL handed to the client. */
   absoluteUrl(path: string): string;
   signal?: AbortSignal;
+}
+
+/** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
+export interface PriorFetch {
+  etag?: string | null;
+  lastModified?: string | null;
+  /** SHA-256 hex of the earlier response body. */
+  bodyHash?: string | null;
+}
+
+export interface FetchValidators {
+  etag: string | null;
+  lastModified: string | null;
+  bodyHash: string;
+}
+
+export type RevalidateResult = { unchanged: true } | { unchanged: false; doc: Document; validators: FetchValidators };
+
+/** A team's named browser profile, held for one scrape (src/browser/profiles.ts). */
+export interface ProfileHold {
+  state: BrowserStorageState | undefined;
+  /** Writes the new state (when the hold saves) and lets the profile go. */
+  release(state: BrowserStorageState | undefined): Promise<void>;
+}
+
+export interface ProfileAccess {
+  hold(teamId: string, name: string, saveChanges: boolean, holder: string): Promise<ProfileHold>;
 }
 
 export interface ScraperDeps {
@@ -40,6 +70,12 @@ export interface ScraperDeps {
   proxies: Config['proxies'];
   /** Where extraction and markdown run; inline when absent. */
   transformer?: Transformer;
+  /** The `changeTracking` format; absent means the format is ignored. */
+  changeTracker?: ChangeTracker;
+  /** Documents (PDF, Office, images): absent means binary responses stay unsupported. */
+  parser?: DocumentParser;
+  /** Named browser profiles; absent means the `profile` option is refused. */
+  profiles?: ProfileAccess;
 }
 
 export class Scraper {
@@ -53,23 +89,48 @@ export class Scraper {
     const url = normaliseTargetUrl(rawUrl);
     const scrapeId = randomUUID();
     const wantsScreenshot = options.formats.some((f) => f.type === 'screenshot');
+    // Actions and profiles make a page particular to this request: never shared through the cache.
+    const personal = Boolean(options.actions?.length) || options.profile !== undefined;
     const cacheable =
-      options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot;
+      options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot && !personal;
     const cacheKey = cacheKeyFor(url, options);
 
-    const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot);
+    const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot && !personal);
     if (consultCache) {
       const cached = await this.fromCache(url, cacheKey, options, ctx);
       if (cached) return this.finish(cached, scrapeId, ctx, options, false);
     }
 
-    const { result, proxy } = await this.fetchPage(url, options, ctx);
+    const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, state));
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
       await this.deps.documents.putCached(ctx.teamId, cacheKey, url, doc);
     }
     return this.finish(doc, scrapeId, ctx, options, true);
+  }
+
+  /**
+   * A fresh scrape that may stop before the transform: the prior validators go out as
+   * If-None-Match / If-Modified-Since, and a 304, or a body byte-identical to the prior one,
+   * ends it as unchanged. The cache is neither read nor written: a check wants the page as it is.
+   */
+  async revalidate(rawUrl: string, options: ScrapeOptions, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
+    const pending = pendingFeatures(options);
+    if (pending.length > 0) {
+      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending });
+    }
+    const url = normaliseTargetUrl(rawUrl);
+    const conditional: Record<string, string> = {};
+    if (prior.etag) conditional['If-None-Match'] = prior.etag;
+    if (prior.lastModified) conditional['If-Modified-Since'] = prior.lastModified;
+    const withValidators = Object.keys(conditional).length ? { ...options, headers: { ...conditional, ...(options.headers ?? {}) } } : options;
+    const { result, proxy } = await this.fetchPage(url, withValidators, ctx);
+    const bodyHash = createHash('sha256').update(result.body).digest('hex');
+    if (result.status === 304 || (prior.bodyHash === bodyHash && result.status < 400)) return { unchanged: true };
+    const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
+    const validators = { etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, bodyHash };
+    return { unchanged: false, doc: await this.finish(doc, randomUUID(), ctx, options, true), validators };
   }
 
   /** Cache rules: `lockdown` and `minAge` never go out; `maxAge` reuses a young enough copy. */
@@ -90,15 +151,35 @@ export class Scraper {
     return doc;
   }
 
-  private async fetchPage(url: string, o: ScrapeOptions, ctx: ScrapeContext): Promise<{ result: FetchResult; proxy: ProxyAttempt }> {
+  /** Runs `fetch` holding the named profile (if any): its state goes in, the new state is saved after. */
+  private async withProfile<T extends { result: FetchResult }>(
+    o: ScrapeOptions,
+    ctx: ScrapeContext,
+    holder: string,
+    fetch: (state: BrowserStorageState | undefined) => Promise<T>,
+  ): Promise<T> {
+    if (!o.profile) return fetch(undefined);
+    if (!this.deps.profiles) throw new ApiError('UNSUPPORTED_OPTION', { message: 'Browser profiles are not available on this server' });
+    const hold = await this.deps.profiles.hold(ctx.teamId, o.profile.name, o.profile.saveChanges, holder);
+    let saved: BrowserStorageState | undefined;
+    try {
+      const out = await fetch(hold.state ?? { cookies: [], origins: [] });
+      saved = out.result.storageState;
+      return out;
+    } finally {
+      await hold.release(saved);
+    }
+  }
+
+  private async fetchPage(url: string, o: ScrapeOptions, ctx: ScrapeContext, state?: BrowserStorageState): Promise<{ result: FetchResult; proxy: ProxyAttempt }> {
     const deadline = Date.now() + o.timeout;
     const attempts = proxyAttempts(this.deps.proxies, o.proxy, o.location?.country);
     let last: { result: FetchResult; proxy: ProxyAttempt } | undefined;
     for (const proxy of attempts) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
-      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx));
+      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state));
       if (engine.name === 'http' && !o.fastMode && this.deps.browser && result.text !== undefined && isHtml(result) && needsJavaScript(result.text)) {
-        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx));
+        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state));
       }
       last = { result, proxy };
       if (!looksBlocked(result.status, result.text)) break;
@@ -107,7 +188,7 @@ export class Scraper {
   }
 
   private needsBrowser(o: ScrapeOptions): boolean {
-    return o.waitFor > 0 || o.mobile || o.formats.some((f) => f.type === 'screenshot');
+    return o.waitFor > 0 || o.mobile || o.formats.some((f) => f.type === 'screenshot') || Boolean(o.actions?.length) || o.profile !== undefined;
   }
 
   private browser(): Engine {
@@ -119,7 +200,7 @@ export class Scraper {
     return this.deps.browser;
   }
 
-  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext): FetchRequest {
+  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state?: BrowserStorageState): FetchRequest {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
@@ -145,6 +226,12 @@ export class Scraper {
       if (screenshot.viewport) req.screenshot.viewport = screenshot.viewport;
     }
     if (ctx.signal) req.signal = ctx.signal;
+    if (o.actions?.length) req.actions = o.actions;
+    if (o.blockAds) req.blockAds = true;
+    if (state) {
+      req.storageState = state;
+      req.captureStorageState = o.profile?.saveChanges === true;
+    }
     return req;
   }
 
@@ -167,7 +254,10 @@ export class Scraper {
       } as DocumentMetadata,
     };
     const text = result.text;
-    if (text !== undefined && isHtml(result)) {
+    const parsed = this.deps.parser ? await parseFetched(this.deps.parser, result, o) : undefined;
+    if (parsed) {
+      applyParsed(doc, parsed, o);
+    } else if (text !== undefined && isHtml(result)) {
       const t = await (this.deps.transformer?.transform ?? transformInline)(
         text,
         {
@@ -203,12 +293,25 @@ export class Scraper {
       const ref = await this.deps.blobs.put(ctx.teamId, result.screenshot.data, result.screenshot.mime);
       doc.screenshot = ctx.absoluteUrl(this.deps.blobs.urlPath(ref));
     }
+    if (result.actions) {
+      const link = async (data: Buffer, mime: string) => ctx.absoluteUrl(this.deps.blobs.urlPath(await this.deps.blobs.put(ctx.teamId, data, mime)));
+      doc.actions = {
+        screenshots: await Promise.all(result.actions.screenshots.map((s) => link(s.data, s.mime))),
+        scrapes: result.actions.scrapes,
+        javascriptReturns: result.actions.javascriptReturns,
+        pdfs: await Promise.all(result.actions.pdfs.map((p) => link(p, 'application/pdf'))),
+      };
+    }
     return doc;
   }
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean): Promise<Document> {
     doc.metadata = { ...doc.metadata, scrapeId };
     if (!fresh) doc.metadata.creditsUsed = 1;
+    const tracking = o.formats.find((f) => f.type === 'changeTracking');
+    if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
+      doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
+    }
     if (!o.zeroDataRetention) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
     return doc;
   }
@@ -230,6 +333,7 @@ function cacheKeyFor(url: string, o: ScrapeOptions): string {
     mobile: o.mobile,
     waitFor: o.waitFor,
     location: o.location ?? null,
+    parsers: o.parsers ?? null,
   };
   return createHash('sha256').update(JSON.stringify(shaping)).digest('hex');
 }

@@ -1,4 +1,5 @@
 /** Shapes that cross the scrape pipeline's stage boundaries (plan -> fetch -> transform -> formats). */
+import type { Action, ActionOutput } from './engines/browser/action-schema.js';
 
 export type EngineName = 'http' | 'browser';
 
@@ -46,6 +47,29 @@ export interface FetchRequest {
   screenshot?: ScreenshotRequest;
   guard: UrlGuard;
   signal?: AbortSignal;
+  /** Browser only: run in order after the page loads, before capture. */
+  actions?: Action[];
+  /** Browser only: refuse known ad and tracker hosts and remove cookie-consent overlays. */
+  blockAds?: boolean;
+  /** Browser only: cookies and storage to load before navigating (a profile). */
+  storageState?: BrowserStorageState;
+  /** Browser only: hand back the context's cookies and storage after capture. */
+  captureStorageState?: boolean;
+}
+
+/** Cookies and per-origin localStorage, as Playwright's `storageState` has them. */
+export interface BrowserStorageState {
+  cookies: {
+    name: string;
+    value: string;
+    domain: string;
+    path: string;
+    expires: number;
+    httpOnly: boolean;
+    secure: boolean;
+    sameSite: 'Strict' | 'Lax' | 'None';
+  }[];
+  origins: { origin: string; localStorage: { name: string; value: string }[] }[];
 }
 
 export interface FetchResult {
@@ -63,6 +87,10 @@ export interface FetchResult {
   screenshot?: { data: Buffer; mime: 'image/png' | 'image/jpeg' };
   /** Address of the server actually connected to, when known. */
   remoteAddress?: string;
+  /** What the scrape's actions produced. */
+  actions?: ActionOutput;
+  /** The context's cookies and storage after capture, when asked for. */
+  storageState?: BrowserStorageState;
   timings: { totalMs: number };
 }
 

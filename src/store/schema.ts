@@ -161,6 +161,123 @@ export interface QueueJobsTable {
   finished_at: number | null;
 }
 
+/** A watched set of pages (monitor.ts). JSON columns hold the validated request shapes. */
+export interface MonitorsTable {
+  id: string;
+  team_id: string;
+  name: string;
+  /** active | paused | deleted */
+  status: string;
+  cron: string;
+  timezone: string;
+  /** The natural-language schedule the monitor was written with, if any. */
+  schedule_text: string | null;
+  targets: string;
+  webhook: string | null;
+  notification: string | null;
+  retention_days: number;
+  goal: string | null;
+  judge_enabled: number;
+  estimated_credits: number | null;
+  /** Due time of the next scheduled check; claimed by a conditional update, so it fires once. */
+  next_run_at: number | null;
+  last_run_at: number | null;
+  current_check_id: string | null;
+  last_check_summary: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MonitorChecksTable {
+  id: string;
+  monitor_id: string;
+  team_id: string;
+  /** queued | running | completed | partial | failed | skipped_overlap | skipped_no_credits */
+  status: string;
+  /** scheduled | manual */
+  trigger: string;
+  scheduled_for: number | null;
+  started_at: number | null;
+  finished_at: number | null;
+  estimated_credits: number | null;
+  actual_credits: number | null;
+  summary: string;
+  target_results: string;
+  notification_status: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MonitorPagesTable {
+  id: string;
+  check_id: string;
+  monitor_id: string;
+  target_id: string;
+  /** Order within the check, for stable paging. */
+  seq: number;
+  url: string;
+  /** same | new | changed | removed | error */
+  status: string;
+  previous_scrape_id: string | null;
+  current_scrape_id: string | null;
+  status_code: number | null;
+  error: string | null;
+  metadata: string | null;
+  diff: string | null;
+  created_at: number;
+}
+
+/**
+ * The last version seen of a page, per comparison scope (a monitor target, or a team and
+ * changeTracking tag): what the next check compares against, and its HTTP validators.
+ */
+export interface PageSnapshotsTable {
+  scope: string;
+  url_key: string;
+  team_id: string;
+  url: string;
+  markdown: string;
+  /** SHA-256 of the markdown after the noise rules: equal hashes mean "same". */
+  content_hash: string;
+  /** SHA-256 of the raw response bytes: equal means unchanged without transforming. */
+  body_hash: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  scrape_id: string | null;
+  status_code: number | null;
+  /** JSON of the page's metadata at that time. */
+  metadata: string | null;
+  seen_at: number;
+}
+
+/** Interactive browser sessions (src/browser/sessions.ts); the live context is in one process. */
+export interface BrowserSessionsTable {
+  id: string;
+  team_id: string;
+  status: 'active' | 'destroyed';
+  /** Set for sessions opened by `interact` on a scrape. */
+  scrape_id: string | null;
+  profile_name: string | null;
+  created_at: number;
+  last_activity: number;
+  expires_at: number;
+  activity_ttl_ms: number;
+  destroyed_at: number | null;
+}
+
+/** Named browser storage per team (src/browser/profiles.ts); one saving holder at a time. */
+export interface BrowserProfilesTable {
+  team_id: string;
+  name: string;
+  /** JSON: cookies and per-origin localStorage. */
+  state: string | null;
+  locked_by: string | null;
+  locked_until: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface MigrationsTable {
   id: Generated<number>;
   name: string;
@@ -179,4 +296,10 @@ export interface Database {
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   queue_jobs: QueueJobsTable;
+  monitors: MonitorsTable;
+  monitor_checks: MonitorChecksTable;
+  monitor_pages: MonitorPagesTable;
+  page_snapshots: PageSnapshotsTable;
+  browser_sessions: BrowserSessionsTable;
+  browser_profiles: BrowserProfilesTable;
 }

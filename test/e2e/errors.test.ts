@@ -65,12 +65,11 @@ describe('validation', () => {
     expect(json.status).toBe(400);
     expect(json.code).toBe('UNSUPPORTED_OPTION');
     expect(json.message).toContain("'json' format");
-    const actions = await sdkError(fc.scrape(`${site.url}/article`, { actions: [{ type: 'wait', milliseconds: 10 }] }));
-    expect(actions.message).toContain("'actions' option");
-    const several = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['summary'], parsers: ['pdf'], profile: { name: 'p' } } as never));
+    const pii = await sdkError(fc.scrape(`${site.url}/article`, { redactPII: true }));
+    expect(pii.message).toContain("'redactPII' option");
+    const several = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['summary'], onlyCleanContent: true } as never));
     expect(several.message).toContain("'summary' format");
-    expect(several.message).toContain("'parsers' option");
-    expect(several.message).toContain("'profile' option");
+    expect(several.message).toContain("'onlyCleanContent' option");
   });
 
   it('answers 400 Invalid URL for a URL that is not http(s)', async () => {

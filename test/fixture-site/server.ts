@@ -8,7 +8,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
+import { serveBrowserPages } from './browser-pages.js';
 import { serveCrawlTree } from './crawl-tree.js';
+import { serveDocument } from './documents.js';
+import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
 
 export interface FixtureSite {
@@ -47,6 +50,9 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   const page = pages[path];
   if (page) return html(res, page(site.url));
   if (serveCrawlTree(path, site.url, res)) return;
+  if (serveBrowserPages(req, path, res)) return;
+  if (serveDocument(path, res)) return;
+  if (serveWatched(req, path, res)) return;
 
   switch (path) {
     case '/redirect/1':

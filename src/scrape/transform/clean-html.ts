@@ -23,6 +23,7 @@ import {
   isNearlyEmpty,
   landmarkKind,
 } from './main-content.js';
+import { type BlockNode, blockHint, selectContent } from './content-score.js';
 import { codeLanguage } from './markdown.js';
 import type { AttrView } from './stream.js';
 import type { Resolver } from './url.js';
@@ -38,6 +39,12 @@ export interface ContentOptions {
   includeStarts?: ReadonlySet<number>;
   /** Start offsets of elements matched by excludeTags. */
   excludeStarts?: ReadonlySet<number>;
+  /**
+   * Main-content mode without the tag/class boilerplate rules: for pages where those rules
+   * removed nearly everything (content inside a mis-nested header, say), so only link pruning
+   * and content scoring decide. `<noscript>` is read too: some sites serve their content only there.
+   */
+  lenient?: boolean;
 }
 
 export interface ContentResult {
@@ -91,6 +98,7 @@ class Frame {
   startText = 0;
   startLink = 0;
   startH1 = 0;
+  node = -1;
 
   reset(name: string): this {
     this.name = name;
@@ -101,6 +109,7 @@ class Frame {
     this.navLike = false;
     this.landmark = false;
     this.link = false;
+    this.node = -1;
     return this;
   }
 }
@@ -133,6 +142,7 @@ export class ContentFilter {
   private readonly pool: Frame[] = [];
   private readonly candidates: Candidate[] = [];
   private readonly onlyMain: boolean;
+  private readonly lenient: boolean;
   private readonly full: boolean;
   private readonly includeStarts: ReadonlySet<number> | undefined;
   private readonly excludeStarts: ReadonlySet<number> | undefined;
@@ -149,17 +159,22 @@ export class ContentFilter {
   private linkText = 0;
   private inLink = 0;
   private baseText = 0;
+  private droppingNoscript = false;
   private h1Kept = 0;
   private h1Capture = -1;
   private h1Buf = '';
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
+  /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
+  private readonly nodes: BlockNode[] = [];
+  private blockTop = -1;
 
   constructor(
     opts: ContentOptions,
     private readonly resolve: Resolver,
   ) {
     this.onlyMain = opts.onlyMainContent;
+    this.lenient = opts.lenient === true;
     this.full = opts.attributes === 'full';
     this.includeStarts = opts.includeStarts;
     this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
@@ -188,12 +203,15 @@ export class ContentFilter {
       if (!this.includeStarts.has(start)) return;
       this.includeDepth = depth;
     }
-    if (NON_CONTENT_TAGS.has(name) || (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
+    if (
+      (NON_CONTENT_TAGS.has(name) && !(this.lenient && name === 'noscript')) ||
+      (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
       this.hardDrop = depth;
+      this.droppingNoscript = name === 'noscript';
       return;
     }
     if (this.softDrop >= 0) return;
-    if (this.onlyMain && this.includeDepth !== depth && boilerplateReason(name, attrs, this.landmarks > 0)) {
+    if (this.onlyMain && !this.lenient && this.includeDepth !== depth && boilerplateReason(name, attrs, this.landmarks > 0)) {
       this.softDrop = depth;
       return;
     }
@@ -243,15 +261,37 @@ export class ContentFilter {
       frame.link = true;
       this.inLink++;
     }
+    if (BLOCK.has(name)) {
+      this.atBlockStart = true;
+      if (this.onlyMain && !VOID_ELEMENTS.has(name)) {
+        frame.node = this.nodes.length;
+        this.nodes.push({
+          name,
+          parent: this.blockTop,
+          depth,
+          startChunk: this.out.length,
+          endChunk: -1,
+          plain: 0,
+          link: 0,
+          punct: 0,
+          hint: blockHint(attrs, this.blockTop >= 0 ? this.nodes[this.blockTop]!.hint : 0),
+          startH1: this.h1Kept,
+          endH1: -1,
+        });
+        this.blockTop = frame.node;
+      }
+    } else if (name === 'img') this.atBlockStart = false;
     if (name === 'h1') this.h1Kept++;
-    if (BLOCK.has(name)) this.atBlockStart = true;
-    else if (name === 'img') this.atBlockStart = false;
     this.out.push(this.full ? this.fullOpenTag(name, attrs, frame) : this.minimalOpenTag(name, attrs, frame));
   }
 
   text(data: string): void {
     if (this.h1Capture >= 0) this.h1Buf += data;
-    if (this.hardDrop >= 0 || (this.includeStarts !== undefined && this.includeDepth < 0)) return;
+    if (this.hardDrop >= 0 || (this.includeStarts !== undefined && this.includeDepth < 0)) {
+      // Text only <noscript> holds still counts as the page's: see ContentOptions.lenient.
+      if (this.droppingNoscript && this.onlyMain) this.baseText += data.length;
+      return;
+    }
     const n = data.length;
     this.baseText += n;
     if (this.softDrop >= 0) return;
@@ -264,6 +304,15 @@ export class ContentFilter {
     }
     this.keptText += n;
     if (this.inLink > 0) this.linkText += n;
+    if (this.blockTop >= 0) {
+      const node = this.nodes[this.blockTop]!;
+      if (this.inLink > 0) node.link += n;
+      else {
+        node.plain += n;
+        // Only whether a block has any punctuation matters (see content-score.ts).
+        if (node.punct === 0) node.punct = countPunct(data);
+      }
+    }
     this.atBlockStart = false;
     this.out.push(data);
   }
@@ -279,6 +328,12 @@ export class ContentFilter {
     }
     if (frame.link) this.inLink--;
     if (frame.landmark) this.landmarks--;
+    if (frame.node >= 0) {
+      const node = this.nodes[frame.node]!;
+      node.endChunk = this.out.length;
+      node.endH1 = this.h1Kept;
+      this.blockTop = node.parent;
+    }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
       this.pruneLinkBlock(frame);
     }
@@ -310,10 +365,22 @@ export class ContentFilter {
     let h1s = this.h1Kept;
     if (this.onlyMain) {
       const chosen = chooseLandmark(this.candidates, this.keptText);
+      let from = 0;
+      let to = this.nodes.length;
       if (chosen !== undefined) {
         chunks = this.out.slice(chosen.startChunk, chosen.endChunk);
         keptText = candidateText(chosen);
         h1s = chosen.endH1 - chosen.startH1;
+        while (from < to && this.nodes[from]!.startChunk < chosen.startChunk) from++;
+        let end = from;
+        while (end < to && this.nodes[end]!.startChunk < chosen.endChunk) end++;
+        to = end;
+      }
+      const picked = selectContent(this.nodes, from, to);
+      if (picked !== undefined) {
+        chunks = picked.ranges.length === 1 ? this.out.slice(picked.ranges[0]![0], picked.ranges[0]![1]) : picked.ranges.flatMap(([s, e]) => this.out.slice(s, e));
+        keptText = picked.text;
+        h1s = picked.h1s;
       }
     }
     let html = chunks.join('');
@@ -326,7 +393,7 @@ export class ContentFilter {
       html,
       keptText,
       baseText: this.baseText,
-      nearlyEmpty: this.onlyMain && isNearlyEmpty(keptText, this.baseText),
+      nearlyEmpty: this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText),
     };
   }
 
@@ -342,6 +409,7 @@ export class ContentFilter {
     const links = this.linkText - frame.startLink;
     if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
     this.out.length = frame.startChunk;
+    while (this.nodes.length > 0 && this.nodes[this.nodes.length - 1]!.startChunk >= frame.startChunk) this.nodes.pop();
     this.keptText = frame.startText;
     this.linkText = frame.startLink;
     this.h1Kept = frame.startH1;
@@ -464,4 +532,15 @@ function dataLanguage(attrs: AttrSource): string | undefined {
   const v = attrs.get('data-lang') ?? attrs.get('data-language');
   if (v === undefined || !/^[\w+#.-]{1,40}$/.test(v)) return undefined;
   return codeLanguage(`language-${v}`);
+}
+
+/** Sentence punctuation in a text chunk. */
+function countPunct(data: string): number {
+  let n = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    // . , ; ! ? and their full-width / ideographic forms
+    if (c === 46 || c === 44 || c === 59 || c === 33 || c === 63 || c === 0x3002 || c === 0xff0c || c === 0x3001) n++;
+  }
+  return n;
 }

@@ -44,8 +44,9 @@ export function transformPage(html: string, opts: TransformOptions, wants: Trans
   if (content !== undefined) {
     let cleaned = scan.content;
     if (cleaned?.nearlyEmpty) {
-      // Main-content rules emptied a page that has text: a whole page beats an empty answer.
-      cleaned = scanDocument(html, { baseUrl: opts.baseUrl, content: { ...content, onlyMainContent: false } }).content;
+      // The tag/class rules emptied a page that has text (its content sits inside a mis-nested
+      // header, or only in <noscript>): score the page again without them.
+      cleaned = scanDocument(html, { baseUrl: opts.baseUrl, content: { ...content, lenient: true } }).content;
     }
     const cleanHtml = cleaned?.html ?? '';
     if (wants.html) result.html = cleanHtml;

@@ -211,3 +211,74 @@ describe('html format', () => {
     expect(r.html).not.toMatch(/javascript/i);
   });
 });
+
+describe('content scoring', () => {
+  const prose = (n: number) =>
+    `Paragraph ${n} of the story explains, in plain words, what happened and why it matters to readers.`;
+  const teasers = (label: string) =>
+    `<div class="${label}"><h3>More from the site</h3>${[1, 2, 3]
+      .map((n) => `<div><a href="/t${n}">Teaser headline number ${n}</a><p>A short teaser, to tempt you.</p></div>`)
+      .join('')}</div>`;
+
+  it('narrows a landmark-free page to its prose and drops headline rails beside it', () => {
+    const html = `<body><div id="page"><div class="top-stories">${[1, 2, 3, 4]
+      .map((n) => `<p><a href="/s${n}">Top story ${n} headline</a> Short blurb, one line.</p>`)
+      .join('')}</div>
+      <div class="story"><h1>Story title</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('# Story title');
+    for (const n of [1, 2, 3]) expect(md).toContain(prose(n));
+    expect(md).not.toContain('Top story');
+  });
+
+  it('leaves an article’s comment section out', () => {
+    const html = `<body><div><div class="body">${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div id="comments">${[1, 2].map((n) => `<div><p>Reader comment ${n}: I think so too, and I said it first.</p></div>`).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Reader comment');
+  });
+
+  it('keeps a forum thread, where the comments are the content', () => {
+    const html = `<body><div class="thread"><h1>Build fails on ARM</h1>${[1, 2, 3]
+      .map((n) => `<div class="comment"><p>Post ${n}: the build fails at the linking step, here is my log and setup.</p></div>`)
+      .join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3]) expect(md).toContain(`Post ${n}:`);
+  });
+
+  it('keeps a product’s name, price and specs', () => {
+    const html = `<body><nav><a href="/">Shop</a><a href="/desks">Desks</a></nav><div class="product">
+      <h1>Oak Standing Desk</h1><p class="price">$499.00</p>
+      <table><tr><td>Width</td><td>120 cm</td></tr><tr><td>Weight</td><td>32 kg</td></tr></table>
+      <p>A solid oak desk that rises from sitting to standing height at the press of a button.</p></div>
+      ${teasers('related-products')}</body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Oak Standing Desk', '$499.00', '| Width | 120 cm |', '| Weight | 32 kg |', 'solid oak desk']) {
+      expect(md).toContain(kept);
+    }
+    expect(md).not.toContain('Teaser headline');
+  });
+
+  it('recovers content that malformed markup nests inside a dropped header', () => {
+    // The site header is never closed, so the article ends up inside it.
+    const html = `<body><header class="site"><a href="/">Site</a><div class="story">${[1, 2, 3]
+      .map((n) => `<p>${prose(n)}</p>`)
+      .join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3]) expect(md).toContain(prose(n));
+  });
+
+  it('reads <noscript> when it is the only place the content is', () => {
+    const html = `<body><div id="app"></div><noscript><div class="post">${[1, 2]
+      .map((n) => `<p>${prose(n)}</p>`)
+      .join('')}</div></noscript></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+  });
+
+  it('does not drop an element whose class names the content beside a furniture word', () => {
+    const html = `<body><div class="article-body pagination-first"><p>${prose(1)}</p></div></body>`;
+    expect(transformPage(html, opts(), MD).markdown).toContain(prose(1));
+  });
+});

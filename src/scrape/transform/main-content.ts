@@ -118,11 +118,11 @@ function furnitureName(value: string, inContent: boolean, isClassList: boolean):
   const lower = value.toLowerCase();
   for (const s of CONSENT_SUBSTRINGS) if (lower.includes(s)) return s;
   const names = isClassList ? lower.split(/\s+/) : [lower];
-  for (const n of names) {
-    if (!n) continue;
-    if (isClassList && HIDDEN_CLASSES.has(n)) return n;
-    const parts = n.split(/[^a-z0-9]+/);
-    if (parts.some((p) => CONTENT_WORDS.has(p))) continue;
+  for (const n of names) if (isClassList && HIDDEN_CLASSES.has(n)) return n;
+  const split = names.map((n) => n.split(/[^a-z0-9]+/));
+  // One name for the content itself ("article-body pagination-first") outweighs the others.
+  if (split.some((parts) => parts.some((p) => CONTENT_WORDS.has(p)))) return undefined;
+  for (const parts of split) {
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
       const furniture = ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p));

@@ -54,6 +54,11 @@ export class ContextPool {
     return { contextsOpen: this.contexts.size, contextsIdle: this.idle.length, pagesOpen, launched: this.chromium.running };
   }
 
+  /** The pool's Chromium, for contexts that live outside the pool (interactive sessions). */
+  browser(): Promise<Browser> {
+    return this.chromium.get();
+  }
+
   acquire(em: Emulation, signal: AbortSignal): Promise<PooledContext> {
     if (this.closed) return Promise.reject(closedError());
     if (signal.aborted) return Promise.reject(signal.reason);

@@ -14,6 +14,7 @@ import { Lease } from './lease.js';
 import { render } from './navigate.js';
 import { openPage, type PooledContext } from './pooled-context.js';
 import type { BrowserEngineOptions, BrowserEngineStats } from './types.js';
+import { openSessionContext, type SessionContext, type SessionContextOptions } from './session-context.js';
 import { Visit } from './visit.js';
 import { noop, sleep, throwIfAborted, untilAborted } from './waits.js';
 
@@ -88,6 +89,12 @@ export class BrowserEngine implements Engine {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onCancel);
     }
+  }
+
+  /** A context of its own for an interactive session, in the engine's Chromium and behind the same guard. */
+  async openSession(opts: SessionContextOptions): Promise<SessionContext> {
+    if (this.pool.closed) throw closedError();
+    return openSessionContext(await this.pool.browser(), opts);
   }
 
   close(): Promise<void> {

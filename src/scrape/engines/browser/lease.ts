@@ -5,6 +5,7 @@
  */
 import type { Frame, Request as PwRequest, Route } from 'playwright-core';
 import type { UrlGuard } from '../../types.js';
+import { isAdRequest } from './adblock.js';
 import { schemeNotAllowed } from './errors.js';
 import { isHttpScheme, originOf, schemeOf, urlHostKey } from './hosts.js';
 import { noop } from './waits.js';
@@ -22,6 +23,8 @@ export class Lease {
   readonly documentOrigins = new Set<string>();
   /** Origins the caller's headers are sent to: the target and the main frame's navigations. */
   private readonly headerOrigins = new Set<string>();
+  /** `blockAds`: refuse listed ad and tracker requests (never the main document). */
+  blockAds = false;
 
   constructor(
     readonly guard: UrlGuard,
@@ -69,6 +72,7 @@ export class Lease {
       if (isMain) this.mainBlocked ??= schemeNotAllowed(scheme, url);
       return route.abort('blockedbyclient');
     }
+    if (this.blockAds && !isMain && isAdRequest(url)) return route.abort('blockedbyclient');
     try {
       await this.guard.checkUrl(url);
     } catch (e) {

@@ -7,7 +7,10 @@
 import { errors as pwErrors, type Response as PwResponse } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import type { FetchResult } from '../../types.js';
+import { runActions } from './actions.js';
+import { HIDE_CONSENT_SCRIPT, REMOVE_CONSENT_SCRIPT } from './adblock.js';
 import { captureBareError, captureDocument, captureDownload } from './capture.js';
+import { restoreLocalStorageScript } from './storage-state.js';
 import { cookiesFromHeader, headerValue } from './caller-headers.js';
 import { netErrorCode, toBrowserError } from './errors.js';
 import type { Lease } from './lease.js';
@@ -18,6 +21,8 @@ import { noop, sleep, throwIfAborted } from './waits.js';
 const NETWORK_IDLE_CAP_MS = 3_000;
 /** Left before the deadline for reading the DOM and taking the screenshot. */
 const FINISH_RESERVE_MS = 750;
+/** Left before the deadline when an action waits for a selector, so it fails as itself. */
+const ACTION_RESERVE_MS = 1_000;
 /** Chromium's words for "the guard proxy would not connect", whose real cause the lease holds. */
 const PROXY_FAILURE = /^ERR_(TUNNEL_CONNECTION_FAILED|PROXY_|EMPTY_RESPONSE|CONNECTION_CLOSED|CONNECTION_RESET|HTTP_RESPONSE_CODE_FAILURE)/;
 
@@ -43,7 +48,31 @@ export async function render(v: Visit): Promise<FetchResult> {
 
   const main = v.lastDocumentResponse() ?? response;
   if (!main) throw new ApiError('SCRAPE_SITE_ERROR', { message: 'The browser got no document response' });
-  return captureDocument(v, main);
+  if (v.req.blockAds) await removeConsent(v);
+  const actions = v.req.actions?.length ? await act(v) : undefined;
+  if (actions && v.req.blockAds) await removeConsent(v);
+  const result = await captureDocument(v, actions ? (v.lastDocumentResponse() ?? main) : main);
+  if (actions) result.actions = actions;
+  if (v.req.captureStorageState) result.storageState = await v.pc.context.storageState();
+  return result;
+}
+
+async function act(v: Visit) {
+  const target = {
+    page: v.page,
+    signal: v.signal,
+    timeout: (cap = Infinity) => Math.max(1, Math.min(cap, v.remaining() - ACTION_RESERVE_MS)),
+  };
+  const out = await runActions(target, v.req.actions ?? []);
+  // A click may have navigated; read the document it led to once it has loaded.
+  await v.page.waitForLoadState('load', { timeout: v.timeout(NETWORK_IDLE_CAP_MS) }).catch(noop);
+  throwIfAborted(v.signal);
+  await v.lease.settleRedirects();
+  return out;
+}
+
+async function removeConsent(v: Visit): Promise<void> {
+  await v.page.evaluate(REMOVE_CONSENT_SCRIPT).catch(noop);
 }
 
 function watch(v: Visit): void {
@@ -61,8 +90,17 @@ function watch(v: Visit): void {
 async function prepare(v: Visit): Promise<void> {
   const { req, page } = v;
   if (req.screenshot?.viewport) await page.setViewportSize(req.screenshot.viewport);
+  if (req.storageState) {
+    if (req.storageState.cookies.length > 0) await v.pc.context.addCookies(req.storageState.cookies);
+    const restore = restoreLocalStorageScript(req.storageState);
+    if (restore) await page.addInitScript(restore);
+  }
   const cookies = cookiesFromHeader(headerValue(req.headers, 'cookie'), req.url);
   if (cookies.length > 0) await v.pc.context.addCookies(cookies);
+  if (req.blockAds) {
+    v.lease.blockAds = true;
+    await page.addInitScript(HIDE_CONSENT_SCRIPT);
+  }
   throwIfAborted(v.signal);
 }
 

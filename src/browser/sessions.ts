@@ -1,0 +1,283 @@
+/**
+ * Interactive browser sessions: a context of its own per session in the engine's Chromium,
+ * driven by the caller's code through the sandbox. A row per session in the store lets any
+ * process list them; the live context belongs to the process that opened it. Sessions end on
+ * DELETE, at their ttl, or after activityTtl without an execute; a team has at most
+ * `maxPerTeam` open at once (429 beyond). A session with a saving profile writes the profile
+ * back when it ends.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { ApiError } from '../errors.js';
+import type { BrowserEngine, SessionContext } from '../scrape/engines/browser.js';
+import type { ProfileHold } from '../scrape/pipeline.js';
+import type { UrlGuard } from '../scrape/types.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { Database } from '../store/schema.js';
+import { bridgeCall, navigationScheme } from './execute/page-bridge.js';
+import { prelude } from './execute/prelude.js';
+import { runSandboxed, type SandboxResult } from './execute/sandbox.js';
+import type { ProfileStore } from './profiles.js';
+
+const SWEEP_MS = 1_000;
+const START_NAV_TIMEOUT_MS = 30_000;
+
+export interface BrowserSessionsOptions {
+  engine: BrowserEngine | undefined;
+  guard: UrlGuard;
+  db: Kysely<Database>;
+  profiles: ProfileStore;
+  blobs: BlobStore;
+  log: Logger;
+  maxPerTeam: number;
+  executeMemoryBytes: number;
+  maxOutputChars: number;
+}
+
+export interface CreateSessionOptions {
+  ttlMs: number;
+  activityTtlMs: number;
+  profile?: { name: string; saveChanges: boolean } | undefined;
+  /** Set when the session continues a scrape (`interact`): keyed by its scrapeId. */
+  scrapeId?: string;
+  /** Opened right away, through the SSRF guard. */
+  startUrl?: string;
+  mobile?: boolean;
+}
+
+export interface SessionView {
+  id: string;
+  status: 'active' | 'destroyed';
+  createdAt: string;
+  lastActivity: string;
+  expiresAt: string;
+}
+
+export interface ExecuteRequest {
+  code: string;
+  timeoutMs: number;
+  /** Turns a blob path into the absolute URL handed to the client. */
+  absoluteUrl(path: string): string;
+}
+
+interface LiveSession {
+  id: string;
+  teamId: string;
+  scrapeId: string | undefined;
+  ctx: SessionContext;
+  hold: ProfileHold | undefined;
+  createdAt: number;
+  expiresAt: number;
+  activityTtlMs: number;
+  lastActivity: number;
+  busy: number;
+  /** Executes run one after another in a session. */
+  queue: Promise<unknown>;
+  ending: Promise<number> | undefined;
+}
+
+export class BrowserSessions {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly opening = new Map<string, number>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly o: BrowserSessionsOptions) {
+    this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
+    this.sweeper.unref();
+  }
+
+  /** Sessions open in this process (and contexts they hold), for the bench and tests. */
+  openCount(): number {
+    return this.live.size;
+  }
+
+  async create(teamId: string, opts: CreateSessionOptions): Promise<SessionView> {
+    const engine = this.o.engine;
+    if (!engine) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'Browser sessions need Chromium, and none is available on this server' });
+    const inUse = this.countFor(teamId) + (this.opening.get(teamId) ?? 0);
+    if (inUse >= this.o.maxPerTeam) {
+      throw new ApiError('CONCURRENCY_LIMIT_REACHED', {
+        details: { maxConcurrency: this.o.maxPerTeam, active: inUse },
+        headers: { 'retry-after': '10' },
+      });
+    }
+    this.opening.set(teamId, (this.opening.get(teamId) ?? 0) + 1);
+    const id = randomUUID();
+    let hold: ProfileHold | undefined;
+    let ctx: SessionContext | undefined;
+    try {
+      if (opts.profile) hold = await this.o.profiles.hold(teamId, opts.profile.name, opts.profile.saveChanges, id, opts.ttlMs);
+      ctx = await engine.openSession({
+        guard: this.o.guard,
+        ...(hold?.state ? { storageState: hold.state } : {}),
+        ...(opts.mobile ? { mobile: true } : {}),
+      });
+      if (opts.startUrl) {
+        navigationScheme(opts.startUrl);
+        await this.o.guard.checkUrl(opts.startUrl);
+        await ctx.page.goto(opts.startUrl, { timeout: START_NAV_TIMEOUT_MS, waitUntil: 'load' });
+      }
+      const now = Date.now();
+      const s: LiveSession = {
+        id,
+        teamId,
+        scrapeId: opts.scrapeId,
+        ctx,
+        hold,
+        createdAt: now,
+        expiresAt: now + opts.ttlMs,
+        activityTtlMs: opts.activityTtlMs,
+        lastActivity: now,
+        busy: 0,
+        queue: Promise.resolve(),
+        ending: undefined,
+      };
+      await this.o.db
+        .insertInto('browser_sessions')
+        .values({
+          id,
+          team_id: teamId,
+          status: 'active',
+          scrape_id: opts.scrapeId ?? null,
+          profile_name: opts.profile?.name ?? null,
+          created_at: now,
+          last_activity: now,
+          expires_at: s.expiresAt,
+          activity_ttl_ms: opts.activityTtlMs,
+          destroyed_at: null,
+        })
+        .execute();
+      this.live.set(id, s);
+      return view(s, 'active');
+    } catch (e) {
+      await ctx?.close();
+      await hold?.release(undefined);
+      throw e;
+    } finally {
+      this.opening.set(teamId, (this.opening.get(teamId) ?? 1) - 1);
+    }
+  }
+
+  /** The live session continuing a scrape, if this process holds one. */
+  forScrape(teamId: string, scrapeId: string): string | undefined {
+    for (const s of this.live.values()) if (s.teamId === teamId && s.scrapeId === scrapeId && !s.ending) return s.id;
+    return undefined;
+  }
+
+  async execute(teamId: string, id: string, req: ExecuteRequest): Promise<SandboxResult> {
+    const s = await this.owned(teamId, id);
+    s.busy++;
+    s.lastActivity = Date.now();
+    const run = s.queue.then(() => this.run(s, req));
+    s.queue = run.catch(() => undefined);
+    try {
+      return await run;
+    } finally {
+      s.busy--;
+      s.lastActivity = Date.now();
+      await this.o.db.updateTable('browser_sessions').set({ last_activity: s.lastActivity }).where('id', '=', id).execute();
+    }
+  }
+
+  /** Ends a session; answers how long it lived. */
+  async destroy(teamId: string, id: string): Promise<number> {
+    return this.end(await this.owned(teamId, id));
+  }
+
+  async list(teamId: string, status: 'active' | 'destroyed' | undefined): Promise<SessionView[]> {
+    let q = this.o.db.selectFrom('browser_sessions').selectAll().where('team_id', '=', teamId);
+    if (status) q = q.where('status', '=', status);
+    const rows = await q.orderBy('created_at', 'desc').limit(200).execute();
+    return rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      createdAt: new Date(r.created_at).toISOString(),
+      lastActivity: new Date(r.last_activity).toISOString(),
+      expiresAt: new Date(r.expires_at).toISOString(),
+    }));
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.allSettled([...this.live.values()].map((s) => this.end(s)));
+  }
+
+  private countFor(teamId: string): number {
+    let n = 0;
+    for (const s of this.live.values()) if (s.teamId === teamId) n++;
+    return n;
+  }
+
+  private async owned(teamId: string, id: string): Promise<LiveSession> {
+    const s = this.live.get(id);
+    if (s && s.teamId === teamId && !s.ending) return s;
+    throw new ApiError('BROWSER_SESSION_NOT_FOUND');
+  }
+
+  private async run(s: LiveSession, req: ExecuteRequest): Promise<SandboxResult> {
+    const deadline = Date.now() + req.timeoutMs;
+    const page = s.ctx.page;
+    return runSandboxed(
+      req.code,
+      prelude(page.url()),
+      {
+        call: (method, args) =>
+          bridgeCall(
+            {
+              page,
+              remaining: () => deadline - Date.now(),
+              saveFile: async (data, mime) => req.absoluteUrl(this.o.blobs.urlPath(await this.o.blobs.put(s.teamId, data, mime))),
+              checkNavigation: async (url) => {
+                navigationScheme(url);
+                await this.o.guard.checkUrl(url);
+              },
+            },
+            method,
+            args,
+          ),
+      },
+      { timeoutMs: req.timeoutMs, memoryBytes: this.o.executeMemoryBytes, maxOutputChars: this.o.maxOutputChars },
+    );
+  }
+
+  private end(s: LiveSession): Promise<number> {
+    s.ending ??= (async () => {
+      let state;
+      if (s.hold) state = await s.ctx.context.storageState().catch(() => undefined);
+      await s.ctx.close();
+      this.live.delete(s.id);
+      await s.hold?.release(state).catch((e: unknown) => this.o.log.warn({ err: e, session: s.id }, 'saving a browser profile failed'));
+      const now = Date.now();
+      await this.o.db.updateTable('browser_sessions').set({ status: 'destroyed', destroyed_at: now }).where('id', '=', s.id).execute();
+      return now - s.createdAt;
+    })();
+    return s.ending;
+  }
+
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const s of this.live.values()) {
+      if (s.ending || s.busy > 0) continue;
+      if (now >= s.expiresAt || now >= s.lastActivity + s.activityTtlMs) void this.end(s).catch(() => undefined);
+    }
+    // Rows of sessions whose process went away end at their ttl all the same.
+    await this.o.db
+      .updateTable('browser_sessions')
+      .set({ status: 'destroyed', destroyed_at: now })
+      .where('status', '=', 'active')
+      .where('expires_at', '<', now)
+      .execute()
+      .catch(() => undefined);
+  }
+}
+
+function view(s: LiveSession, status: 'active' | 'destroyed'): SessionView {
+  return {
+    id: s.id,
+    status,
+    createdAt: new Date(s.createdAt).toISOString(),
+    lastActivity: new Date(s.lastActivity).toISOString(),
+    expiresAt: new Date(s.expiresAt).toISOString(),
+  };
+}

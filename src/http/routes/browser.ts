@@ -1,0 +1,140 @@
+/**
+ * Interactive browser routes: sessions (`/v2/browser`), code run against a session's page
+ * (`execute`), and `interact`, which opens (or continues) a session on a scrape's page.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../errors.js';
+import type { Runtime } from '../../runtime.js';
+import type { SandboxResult } from '../../browser/execute/sandbox.js';
+import { principalOf } from '../auth.js';
+import { baseUrlOf } from '../base-url.js';
+
+const AVAILABLE_LANGUAGES = ['node'] as const;
+
+const idParams = z.object({ id: z.string().min(1).max(128) });
+
+const profileSchema = z.object({ name: z.string().min(1).max(128), saveChanges: z.boolean().default(true) });
+
+const createSchema = z.looseObject({
+  /** Seconds the session may live in all. */
+  ttl: z.number().int().min(30).max(3600).default(600),
+  /** Seconds without an execute after which the session ends. */
+  activityTtl: z.number().int().min(10).max(3600).default(300),
+  streamWebView: z.boolean().optional(),
+  profile: profileSchema.optional(),
+  integration: z.string().max(256).optional(),
+  origin: z.string().max(256).optional(),
+});
+
+const language = z.enum(['node', 'python', 'bash']);
+const timeoutSeconds = z.number().int().min(1).max(300).default(30);
+
+const executeSchema = z.looseObject({
+  code: z.string().min(1).max(1_000_000),
+  language: language.default('node'),
+  timeout: timeoutSeconds,
+  origin: z.string().max(256).optional(),
+});
+
+const interactSchema = z.looseObject({
+  code: z.string().max(1_000_000).optional(),
+  prompt: z.string().max(10_000).optional(),
+  language: language.default('node'),
+  timeout: timeoutSeconds,
+  origin: z.string().max(256).optional(),
+});
+
+const listQuery = z.looseObject({ status: z.enum(['active', 'destroyed']).optional() });
+
+function checkLanguage(lang: string): void {
+  if ((AVAILABLE_LANGUAGES as readonly string[]).includes(lang)) return;
+  throw new ApiError('UNSUPPORTED_OPTION', {
+    message: `Language '${lang}' is not available on this server; available: ${AVAILABLE_LANGUAGES.join(', ')} (JavaScript with a Playwright-style \`page\`)`,
+    details: [{ code: 'unsupported', path: ['language'], message: `Available: ${AVAILABLE_LANGUAGES.join(', ')}` }],
+  });
+}
+
+function executeBody(r: SandboxResult) {
+  return {
+    success: true,
+    stdout: r.stdout,
+    stderr: r.stderr,
+    output: r.stdout,
+    ...(r.result !== undefined ? { result: r.result } : {}),
+    exitCode: r.exitCode,
+    killed: r.killed,
+    truncated: r.truncated,
+  };
+}
+
+const absoluteUrl = (rt: Runtime, req: FastifyRequest) => {
+  const base = baseUrlOf(rt.config, req);
+  return (p: string) => base + p;
+};
+
+export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+  const config = { scope: 'browser', bucket: 'browser' } as const;
+
+  app.post('/v2/browser', { schema: { body: createSchema, tags: ['browser'] }, config }, async (req) => {
+    const b = req.body as z.output<typeof createSchema>;
+    const s = await rt.browserSessions.create(principalOf(req).teamId, { ttlMs: b.ttl * 1000, activityTtlMs: b.activityTtl * 1000, profile: b.profile });
+    return { success: true, id: s.id, expiresAt: s.expiresAt };
+  });
+
+  app.get('/v2/browser', { schema: { querystring: listQuery, tags: ['browser'] }, config }, async (req) => {
+    const { status } = req.query as z.output<typeof listQuery>;
+    const sessions = await rt.browserSessions.list(principalOf(req).teamId, status);
+    return { success: true, sessions: sessions.map((s) => ({ ...s, streamWebView: false })) };
+  });
+
+  app.post('/v2/browser/:id/execute', { schema: { params: idParams, body: executeSchema, tags: ['browser'] }, config }, async (req) => {
+    const { id } = req.params as z.output<typeof idParams>;
+    const b = req.body as z.output<typeof executeSchema>;
+    checkLanguage(b.language);
+    const r = await rt.browserSessions.execute(principalOf(req).teamId, id, { code: b.code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    return executeBody(r);
+  });
+
+  app.delete('/v2/browser/:id', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
+    const { id } = req.params as z.output<typeof idParams>;
+    const durationMs = await rt.browserSessions.destroy(principalOf(req).teamId, id);
+    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+  });
+
+  app.post('/v2/scrape/:id/interact', { schema: { params: idParams, body: interactSchema, tags: ['browser'] }, config }, async (req) => {
+    const { id } = req.params as z.output<typeof idParams>;
+    const b = req.body as z.output<typeof interactSchema>;
+    const teamId = principalOf(req).teamId;
+    if (!b.code?.trim()) {
+      throw new ApiError('UNSUPPORTED_OPTION', {
+        message: b.prompt ? 'Prompts need a language model, and none is configured on this server; send code instead' : "Either 'code' or 'prompt' must be provided",
+        details: [{ code: 'unsupported', path: [b.prompt ? 'prompt' : 'code'], message: 'Send code' }],
+      });
+    }
+    checkLanguage(b.language);
+    let sessionId = rt.browserSessions.forScrape(teamId, id);
+    if (!sessionId) {
+      const doc = await rt.documents.getScrape(id, teamId);
+      if (!doc) throw new ApiError('BROWSER_SESSION_NOT_FOUND', { message: 'Browser session not found: no scrape with this id' });
+      const s = await rt.browserSessions.create(teamId, {
+        ttlMs: 600_000,
+        activityTtlMs: 300_000,
+        scrapeId: id,
+        startUrl: doc.metadata.url || doc.metadata.sourceURL,
+      });
+      sessionId = s.id;
+    }
+    const r = await rt.browserSessions.execute(teamId, sessionId, { code: b.code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    return executeBody(r);
+  });
+
+  app.delete('/v2/scrape/:id/interact', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
+    const { id } = req.params as z.output<typeof idParams>;
+    const teamId = principalOf(req).teamId;
+    const sessionId = rt.browserSessions.forScrape(teamId, id);
+    if (!sessionId) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
+    const durationMs = await rt.browserSessions.destroy(teamId, sessionId);
+    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * `POST /v2/parse`: a multipart upload (`options` as JSON text, `file` as the bytes) parsed into a
+ * Document. Multipart handling is registered in this route's own scope so other routes keep
+ * answering 415 to form uploads.
+ */
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../../errors.js';
+import { parseOptionsSchema, type ParseOptions } from '../../parse/options.js';
+import { parserSettings } from '../../parse/parsers.js';
+import type { ParsedFile } from '../../parse/service.js';
+import type { Runtime } from '../../runtime.js';
+import type { Document, DocumentMetadata } from '../../scrape/document.js';
+import { pendingFeatures, type ScrapeOptions } from '../../scrape/options.js';
+import { principalOf } from '../auth.js';
+import { toFieldIssues } from '../validation.js';
+
+/** Largest file accepted (larger: 413). */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** The parts are a stream read by the handler, so the OpenAPI document describes them in words. */
+const UPLOAD_DESCRIPTION =
+  'multipart/form-data with a `file` part (at most 50 MB; its kind is read from its bytes) and an optional `options` part: ParseOptions as JSON text (formats, parsers, timeout, onlyMainContent...).';
+
+/** Formats that need a live page; the SDK refuses them for parse too. */
+const PAGE_ONLY_FORMATS = new Set(['screenshot', 'changeTracking', 'branding', 'audio', 'video']);
+
+interface Upload {
+  options: ParseOptions;
+  file: { body: Buffer; filename: string; mimetype: string };
+}
+
+function parseOptionsText(text: string | undefined): ParseOptions {
+  let raw: unknown = {};
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new ApiError('BAD_REQUEST_INVALID_JSON', { message: 'Bad request, malformed JSON in the "options" part' });
+    }
+  }
+  const result = parseOptionsSchema.safeParse(raw ?? {});
+  if (!result.success) {
+    throw new ApiError('BAD_REQUEST', { details: toFieldIssues(result.error.issues).map((i) => ({ ...i, path: ['options', ...i.path] })) });
+  }
+  const o = result.data;
+  const refused = [
+    ...pendingFeatures(o as unknown as ScrapeOptions),
+    ...o.formats.flatMap((f, i) => (PAGE_ONLY_FORMATS.has(f.type) ? [{ path: `formats.${i}`, message: `The '${f.type}' format is not available for parse` }] : [])),
+  ];
+  if (refused.length) throw new ApiError('UNSUPPORTED_OPTION', { message: refused.map((p) => p.message).join('; '), details: refused });
+  return o;
+}
+
+async function readUpload(req: FastifyRequest): Promise<Upload> {
+  if (!req.isMultipart()) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: 'Unsupported Media Type: send multipart/form-data with a "file" part and an optional "options" part' });
+  }
+  let optionsText: string | undefined;
+  let file: Upload['file'] | undefined;
+  for await (const part of req.parts()) {
+    if (part.type === 'field') {
+      if (part.fieldname === 'options') optionsText = String(part.value);
+    } else if (part.fieldname === 'file' && !file) {
+      file = { body: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+    } else {
+      part.file.resume();
+    }
+  }
+  const options = parseOptionsText(optionsText);
+  if (!file || file.body.length === 0) {
+    throw new ApiError('BAD_REQUEST', { details: [{ code: 'custom', path: ['file'], message: 'A non-empty "file" part is required' }] });
+  }
+  return { options, file };
+}
+
+function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrapeId: string): Document {
+  const want = new Set(o.formats.map((f) => f.type));
+  const metadata = {
+    ...parsed.metadata,
+    sourceURL: filename,
+    statusCode: 200,
+    contentType: parsed.mime,
+    ...(parsed.numPages !== undefined ? { numPages: parsed.numPages } : {}),
+    creditsUsed: parsed.creditsUsed,
+    scrapeId,
+  } as DocumentMetadata;
+  const doc: Document = { metadata };
+  if (want.has('markdown')) doc.markdown = parsed.markdown;
+  if (want.has('html')) doc.html = parsed.html ?? '';
+  if (want.has('links')) doc.links = parsed.links ?? [];
+  if (want.has('images')) doc.images = parsed.images ?? [];
+  if (parsed.pages) doc.pages = parsed.pages;
+  if (parsed.blocks) doc.blocks = parsed.blocks;
+  return doc;
+}
+
+export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 8, fieldSize: 1024 * 1024, parts: 12 },
+    });
+    scope.post(
+      '/v2/parse',
+      { schema: { tags: ['parse'], consumes: ['multipart/form-data'], description: UPLOAD_DESCRIPTION }, config: { scope: 'parse', bucket: 'scrape' } },
+      async (req) => {
+        const { options: o, file } = await readUpload(req);
+        const want = new Set(o.formats.map((f) => f.type));
+        const parsed = await rt.parser.parse(
+          { body: file.body, contentType: file.mimetype, filename: file.filename },
+          {
+            settings: parserSettings(o.parsers),
+            wants: { markdown: want.has('markdown'), html: want.has('html'), links: want.has('links'), images: want.has('images') },
+            transform: {
+              baseUrl: 'file:///' + encodeURIComponent(file.filename),
+              onlyMainContent: o.onlyMainContent,
+              includeTags: o.includeTags ?? [],
+              excludeTags: o.excludeTags ?? [],
+              removeBase64Images: o.removeBase64Images,
+            },
+            deadline: Date.now() + o.timeout,
+          },
+        );
+        const scrapeId = randomUUID();
+        const doc = toDocument(parsed, o, file.filename, scrapeId);
+        if (!o.zeroDataRetention) await rt.documents.recordScrape(scrapeId, principalOf(req).teamId, file.filename, doc);
+        return { success: true, data: doc };
+      },
+    );
+  });
+}

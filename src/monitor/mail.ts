@@ -1,0 +1,70 @@
+/**
+ * Monitor email: one SMTP transport per process (nodemailer, pooled), and the check summary
+ * message (plain text and a small HTML version; diffs inline when asked for).
+ */
+import nodemailer from 'nodemailer';
+import type { MonitorRecord, PageRecord } from './store.js';
+import type { CheckView } from './views.js';
+
+export interface MailMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  send(msg: MailMessage & { to: string[] }): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(msg) {
+      await transport.sendMail({ from, to: msg.to, subject: msg.subject, text: msg.text, html: msg.html });
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Diff text beyond this many characters per page is cut, so one huge page cannot swamp the mail. */
+const MAX_DIFF_CHARS = 20_000;
+const MAX_PAGES_LISTED = 200;
+
+const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+export function checkSummaryEmail(monitor: MonitorRecord, check: CheckView, pages: PageRecord[], includeDiffs: boolean): MailMessage {
+  const s = check.summary;
+  const counts = `${s.changed} changed, ${s.new} new, ${s.removed} removed, ${s.error} errors, ${s.same} unchanged (${s.totalPages} pages)`;
+  const subject = `[${monitor.name}] ${s.changed + s.new + s.removed > 0 ? `${s.changed + s.new + s.removed} page changes` : `check ${check.status}`}`;
+  const listed = pages.filter((p) => p.status !== 'same').slice(0, MAX_PAGES_LISTED);
+  const diffOf = (p: PageRecord) => {
+    const text = (p.diff as { text?: string } | null)?.text;
+    if (!includeDiffs || !text) return undefined;
+    return text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n... (diff cut at ${MAX_DIFF_CHARS} characters)` : text;
+  };
+  const textLines = [
+    `Monitor: ${monitor.name} (${monitor.id})`,
+    `Check: ${check.id}, ${check.status}, finished ${check.finishedAt ?? ''}`,
+    `Summary: ${counts}`,
+    ...(check.error ? [`Errors: ${check.error}`] : []),
+    '',
+  ];
+  for (const p of listed) {
+    textLines.push(`${p.status.toUpperCase()}: ${p.url}${p.error ? ` (${p.error})` : ''}`);
+    const d = diffOf(p);
+    if (d) textLines.push(d, '');
+  }
+  const html = [
+    `<h2>${esc(monitor.name)}</h2>`,
+    `<p>Check <code>${esc(check.id)}</code>: <b>${esc(check.status)}</b>. ${esc(counts)}.</p>`,
+    ...(check.error ? [`<p>Errors: ${esc(check.error)}</p>`] : []),
+    '<ul>',
+    ...listed.map((p) => {
+      const d = diffOf(p);
+      return `<li><b>${esc(p.status)}</b> <a href="${esc(p.url)}">${esc(p.url)}</a>${p.error ? ` (${esc(p.error)})` : ''}${d ? `<pre>${esc(d)}</pre>` : ''}</li>`;
+    }),
+    '</ul>',
+  ].join('\n');
+  return { subject, text: textLines.join('\n'), html };
+}

@@ -1,0 +1,306 @@
+/**
+ * Runs one monitor check from the queue: every target through the existing pipeline (scrape
+ * URLs with conditional requests; crawl through the crawl service), each page compared with its
+ * last-seen version. The result, the new last-seen versions and the webhook events are written
+ * in one transaction, so a check re-run after a crash reports its changes again rather than
+ * losing them; email goes out after that commit.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { crawlRequestSchema } from '../crawl/options.js';
+import { urlKey } from '../crawl/normalize.js';
+import type { CrawlService } from '../crawl/service.js';
+import { TERMINAL, type CrawlRepository } from '../crawl/store.js';
+import { isApiError } from '../errors.js';
+import type { QueueJob } from '../jobs/queue.js';
+import type { Document } from '../scrape/document.js';
+import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
+import type { Scraper } from '../scrape/pipeline.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { compareDocument, failed, unchanged, removed, type Comparison } from './compare.js';
+import type { Mailer } from './mail.js';
+import { checkSummaryEmail } from './mail.js';
+import type { CrawlTarget, ScrapeTarget, Target } from './schemas.js';
+import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
+import { checkView, pageEvent } from './views.js';
+
+export interface MonitorTask {
+  checkId: string;
+}
+
+export interface RunnerDeps {
+  repo: MonitorRepository;
+  scraper: Scraper;
+  crawls: CrawlService;
+  crawlRepo: CrawlRepository;
+  webhooks: WebhookDispatcher;
+  mailer: Mailer | undefined;
+  log: Logger;
+  /** Base of absolute links in documents (screenshots); empty gives relative ones. */
+  publicUrl: string;
+  /** Pages of one scrape target fetched at once. */
+  pageConcurrency?: number;
+}
+
+export const SEARCH_UNAVAILABLE = 'Search targets are accepted, but search is not available on this server yet: this target was not checked';
+const CRAWL_POLL_MS = 500;
+
+/** The scope a target's last-seen versions live under. */
+export const targetScope = (monitorId: string, targetId: string) => `m:${monitorId}:${targetId}`;
+const keyOf = (url: string) => {
+  try {
+    return urlKey(url, { ignoreQueryParameters: false });
+  } catch {
+    return url;
+  }
+};
+
+interface PageOutcome {
+  target: Target;
+  url: string;
+  cmp: Comparison;
+}
+
+export class MonitorRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async handle(job: QueueJob<MonitorTask>, signal: AbortSignal): Promise<void> {
+    const { repo } = this.deps;
+    const check = await repo.getCheck(job.data.checkId);
+    if (!check || (check.status !== 'queued' && check.status !== 'running')) return;
+    const monitor = await repo.getMonitor(check.monitorId);
+    if (!monitor || monitor.status === 'deleted') {
+      await repo.db.transaction().execute(async (trx) => {
+        await repo.updateCheck(check.id, { status: 'failed', finishedAt: Date.now(), error: 'The monitor was deleted before the check ran' }, trx);
+        await this.releaseMonitor(trx, check.monitorId, check.id, null);
+      });
+      return;
+    }
+    const startedAt = Date.now();
+    if (!(await repo.startCheck(check.id, startedAt))) return;
+    await repo.db.updateTable('monitors').set({ last_run_at: startedAt, current_check_id: check.id }).where('id', '=', monitor.id).execute();
+
+    const outcomes: PageOutcome[] = [];
+    const targetResults: unknown[] = [];
+    const targetErrors: string[] = [];
+    for (const target of monitor.targets) {
+      if (signal.aborted) throw new Error('aborted');
+      if (target.type === 'scrape') {
+        const { pages, scrapeIds } = await this.scrapeTarget(monitor, target, signal);
+        outcomes.push(...pages);
+        targetResults.push({ targetId: target.id, type: 'scrape', expectedJobs: scrapeIds });
+      } else if (target.type === 'crawl') {
+        const r = await this.crawlTarget(monitor, target, signal);
+        outcomes.push(...r.pages);
+        targetResults.push({ targetId: target.id, type: 'crawl', ...(r.crawlId ? { crawlId: r.crawlId } : {}), ...(r.error ? { error: r.error } : {}) });
+        if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
+      } else {
+        targetResults.push({
+          targetId: target.id,
+          type: 'search',
+          searchCompleted: false,
+          resultCount: 0,
+          matches: 0,
+          judgeDegraded: false,
+          degradedReason: SEARCH_UNAVAILABLE,
+          searchCredits: 0,
+          judgeCredits: 0,
+          resultsJudged: 0,
+          error: SEARCH_UNAVAILABLE,
+        });
+        targetErrors.push(`target ${target.id}: ${SEARCH_UNAVAILABLE}`);
+      }
+    }
+    await this.finish(monitor, check, outcomes, targetResults, targetErrors);
+  }
+
+  private async scrapeTarget(monitor: MonitorRecord, target: ScrapeTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; scrapeIds: string[] }> {
+    const options = checkOptions(target.scrapeOptions);
+    const scope = targetScope(monitor.id, target.id);
+    const pages: PageOutcome[] = new Array(target.urls.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < target.urls.length) {
+        const i = next++;
+        const url = target.urls[i]!;
+        pages[i] = { target, url, cmp: await this.checkUrl(monitor, scope, url, options, signal) };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.deps.pageConcurrency ?? 8, target.urls.length) }, worker));
+    const scrapeIds = pages.map((p) => p.cmp.currentScrapeId).filter((id): id is string => id !== null);
+    return { pages, scrapeIds };
+  }
+
+  private async checkUrl(monitor: MonitorRecord, scope: string, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Comparison> {
+    const prior = await this.deps.repo.snapshot(scope, keyOf(url));
+    try {
+      const r = await this.deps.scraper.revalidate(url, options, this.ctx(monitor, signal), prior ?? {});
+      if (r.unchanged && prior) return unchanged(prior);
+      if (r.unchanged) return failed(undefined, 'The page answered 304 Not Modified to a first request');
+      return compareDocument(prior, r.doc, r.validators, Date.now(), url);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return failed(prior, errorText(e));
+    }
+  }
+
+  /** Runs the crawl as an ordinary crawl job, waits for it, then compares what it found. */
+  private async crawlTarget(monitor: MonitorRecord, target: CrawlTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; crawlId?: string; error?: string }> {
+    const scope = targetScope(monitor.id, target.id);
+    let crawlId: string;
+    try {
+      const req = crawlRequestSchema.parse({ ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: { ...(target.scrapeOptions ?? {}), maxAge: 0 } });
+      crawlId = (await this.deps.crawls.startCrawl(monitor.teamId, req, undefined, this.deps.publicUrl)).id;
+    } catch (e) {
+      return { pages: [], error: errorText(e) };
+    }
+    for (;;) {
+      const job = await this.deps.crawlRepo.get(crawlId);
+      if (!job || TERMINAL.includes(job.status)) break;
+      if (signal.aborted) throw new Error('aborted');
+      await new Promise((r) => setTimeout(r, CRAWL_POLL_MS));
+    }
+    const pages: PageOutcome[] = [];
+    const seen = new Set<string>();
+    const now = Date.now();
+    for (let skip = 0; ; ) {
+      const rows = await this.deps.crawlRepo.results(crawlId, skip, 200);
+      for (const r of rows) {
+        const doc = JSON.parse(r.document) as Document;
+        const url = doc.metadata.sourceURL;
+        const key = keyOf(url);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const prior = await this.deps.repo.snapshot(scope, key);
+        pages.push({ target, url, cmp: compareDocument(prior, doc, null, now, url) });
+      }
+      skip += rows.length;
+      if (rows.length < 200) break;
+    }
+    const { errors } = await this.deps.crawlRepo.errors(crawlId);
+    for (const e of errors) {
+      const key = keyOf(e.url);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      pages.push({ target, url: e.url, cmp: failed(await this.deps.repo.snapshot(scope, key), e.error) });
+    }
+    // Pages seen before that the crawl no longer reaches are gone from the site's link graph.
+    for (const s of await this.deps.repo.snapshotKeys(scope)) {
+      if (seen.has(s.urlKey)) continue;
+      const prior = await this.deps.repo.snapshot(scope, s.urlKey);
+      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata) });
+    }
+    return { pages, crawlId };
+  }
+
+  private ctx(monitor: MonitorRecord, signal: AbortSignal) {
+    const base = this.deps.publicUrl;
+    return { teamId: monitor.teamId, absoluteUrl: (p: string) => base + p, signal };
+  }
+
+  private async finish(monitor: MonitorRecord, check: CheckRecord, outcomes: PageOutcome[], targetResults: unknown[], targetErrors: string[]): Promise<void> {
+    const { repo, webhooks } = this.deps;
+    const now = Date.now();
+    const summary = emptySummary();
+    const pages: PageRecord[] = outcomes.map((o, seq) => {
+      summary.totalPages++;
+      summary[o.cmp.status]++;
+      return {
+        id: randomUUID(),
+        checkId: check.id,
+        monitorId: monitor.id,
+        targetId: o.target.id,
+        seq,
+        url: o.url,
+        status: o.cmp.status,
+        previousScrapeId: o.cmp.previousScrapeId,
+        currentScrapeId: o.cmp.currentScrapeId,
+        statusCode: o.cmp.statusCode,
+        error: o.cmp.error,
+        metadata: o.cmp.metadata,
+        diff: o.cmp.diff,
+        createdAt: now,
+      };
+    });
+    const status = checkStatus(summary, targetErrors.length);
+    const error = targetErrors.length ? targetErrors.join('; ') : summary.error > 0 ? `${summary.error} of ${summary.totalPages} pages failed` : null;
+    // One credit per page requested (a 304 still took a request); pages a crawl no longer
+    // reaches were not requested.
+    const actualCredits = outcomes.filter((o) => !(o.cmp.status === 'removed' && o.cmp.currentScrapeId === null)).length;
+    let events = 0;
+    await repo.db.transaction().execute(async (trx) => {
+      for (const o of outcomes) {
+        const scope = targetScope(monitor.id, o.target.id);
+        const key = keyOf(o.url);
+        const w = o.cmp.write;
+        if (w.op === 'put') await repo.putSnapshot(scope, key, monitor.teamId, w.snapshot, trx);
+        else if (w.op === 'touch') await repo.touchSnapshot(scope, key, now, trx);
+        else if (w.op === 'delete') await repo.deleteSnapshot(scope, key, trx);
+      }
+      await repo.insertPages(pages, trx);
+      await repo.updateCheck(check.id, { status, finishedAt: now, summary, targetResults, actualCredits, error }, trx);
+      await this.releaseMonitor(trx, monitor.id, check.id, summary);
+      if (monitor.webhook) {
+        for (const p of pages) {
+          if (p.status === 'same') continue;
+          if (await webhooks.emit(monitor.teamId, monitor.webhook, { type: 'monitor.page', id: check.id, success: p.status !== 'error', data: [pageEvent(monitor.id, p)], ...(p.error ? { error: p.error } : {}) }, trx)) events++;
+        }
+        const done = await webhooks.emit(
+          monitor.teamId,
+          monitor.webhook,
+          { type: 'monitor.check.completed', id: check.id, success: status === 'completed', data: [{ monitorId: monitor.id, checkId: check.id, status, summary }], ...(error ? { error } : {}) },
+          trx,
+        );
+        if (done) events++;
+      }
+    });
+    const notificationStatus: Record<string, unknown> = { webhook: monitor.webhook ? { queued: events } : null, email: null };
+    const email = monitor.notification?.email;
+    const noteworthy = summary.changed + summary.new + summary.removed + summary.error > 0 || targetErrors.length > 0;
+    if (email?.enabled && email.recipients.length > 0 && noteworthy) {
+      if (!this.deps.mailer) notificationStatus.email = { sent: false, error: 'No SMTP server is configured (SMTP_URL)' };
+      else {
+        try {
+          const final = (await repo.getCheck(check.id))!;
+          const msg = checkSummaryEmail(monitor, checkView(final), pages, email.includeDiffs);
+          await this.deps.mailer.send({ to: email.recipients, ...msg });
+          notificationStatus.email = { sent: true, recipients: email.recipients.length, at: new Date().toISOString() };
+        } catch (e) {
+          this.deps.log.warn({ err: e, checkId: check.id }, 'monitor email failed');
+          notificationStatus.email = { sent: false, error: (e as Error).message };
+        }
+      }
+    }
+    await repo.updateCheck(check.id, { notificationStatus });
+  }
+
+  /** Clears the monitor's current check (only if it is this one) and records the summary. */
+  private async releaseMonitor(trx: Trx, monitorId: string, checkId: string, summary: Summary | null): Promise<void> {
+    await trx
+      .updateTable('monitors')
+      .set({ current_check_id: null, ...(summary ? { last_check_summary: JSON.stringify(summary) } : {}) })
+      .where('id', '=', monitorId)
+      .where('current_check_id', '=', checkId)
+      .execute();
+    if (summary) await trx.updateTable('monitors').set({ last_check_summary: JSON.stringify(summary) }).where('id', '=', monitorId).execute();
+  }
+}
+
+/** completed: nothing failed; partial: something failed and something worked; failed: nothing worked. */
+export function checkStatus(summary: Summary, failedTargets: number): CheckStatus {
+  if (summary.error === 0 && failedTargets === 0) return 'completed';
+  return summary.totalPages - summary.error > 0 ? 'partial' : 'failed';
+}
+
+/** A target's scrape options for a check: markdown always (the diff needs it), never cached. */
+export function checkOptions(raw: Record<string, unknown> | undefined): ScrapeOptions {
+  const o = scrapeOptionsSchema.parse(raw ?? {});
+  const formats = o.formats.filter((f) => f.type !== 'changeTracking');
+  if (!formats.some((f) => f.type === 'markdown')) formats.push({ type: 'markdown' });
+  return { ...o, formats, maxAge: 0, storeInCache: false };
+}
+
+function errorText(e: unknown): string {
+  if (isApiError(e)) return e.code ? `${e.message} (${e.code})` : e.message;
+  return (e as Error)?.message ?? String(e);
+}

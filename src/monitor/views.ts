@@ -1,0 +1,89 @@
+/** Wire shapes of monitors, checks, pages and webhook items, from stored records. */
+import type { CheckRecord, MonitorRecord, PageRecord } from './store.js';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function monitorView(m: MonitorRecord) {
+  return {
+    id: m.id,
+    name: m.name,
+    status: m.status,
+    schedule: { cron: m.cron, timezone: m.timezone, ...(m.scheduleText ? { text: m.scheduleText } : {}) },
+    nextRunAt: iso(m.nextRunAt),
+    lastRunAt: iso(m.lastRunAt),
+    currentCheckId: m.currentCheckId,
+    targets: m.targets,
+    webhook: m.webhook,
+    notification: m.notification,
+    retentionDays: m.retentionDays,
+    estimatedCreditsPerMonth: m.estimatedCredits,
+    lastCheckSummary: m.lastCheckSummary,
+    goal: m.goal,
+    judgeEnabled: m.judgeEnabled,
+    createdAt: iso(m.createdAt)!,
+    updatedAt: iso(m.updatedAt)!,
+  };
+}
+
+export type CheckView = ReturnType<typeof checkView>;
+
+export function checkView(c: CheckRecord) {
+  return {
+    id: c.id,
+    monitorId: c.monitorId,
+    status: c.status,
+    trigger: c.trigger,
+    scheduledFor: iso(c.scheduledFor),
+    startedAt: iso(c.startedAt),
+    finishedAt: iso(c.finishedAt),
+    estimatedCredits: c.estimatedCredits,
+    // Self-hosted: nothing is reserved or charged, credits are reported for information.
+    reservedCredits: null,
+    actualCredits: c.actualCredits,
+    billingStatus: 'not_applicable' as const,
+    summary: c.summary,
+    targetResults: c.targetResults,
+    notificationStatus: c.notificationStatus,
+    error: c.error,
+    createdAt: iso(c.createdAt)!,
+    updatedAt: iso(c.updatedAt)!,
+  };
+}
+
+export function pageView(p: PageRecord) {
+  return {
+    id: p.id,
+    targetId: p.targetId,
+    url: p.url,
+    status: p.status,
+    previousScrapeId: p.previousScrapeId,
+    currentScrapeId: p.currentScrapeId,
+    statusCode: p.statusCode,
+    error: p.error,
+    metadata: p.metadata,
+    diff: p.diff,
+    snapshot: null,
+    judgment: null,
+    createdAt: iso(p.createdAt)!,
+  };
+}
+
+/** The `data` item of a `monitor.page` webhook. */
+export function pageEvent(monitorId: string, p: PageRecord) {
+  const diff = p.diff as { text?: string } | null;
+  return {
+    monitorId,
+    checkId: p.checkId,
+    targetId: p.targetId,
+    url: p.url,
+    status: p.status,
+    previousScrapeId: p.previousScrapeId,
+    currentScrapeId: p.currentScrapeId,
+    statusCode: p.statusCode,
+    diff: diff?.text !== undefined ? { text: diff.text } : null,
+    error: p.error,
+    // Judging lands with the model layer; until then no page is judged.
+    isMeaningful: null,
+    judgment: null,
+  };
+}

@@ -1,0 +1,286 @@
+/**
+ * Page layout from positioned text: runs (from a PDF's text layer or from OCR words) become
+ * rows, rows become segments, a two-column page is read column by column, and consecutive lines
+ * become typed blocks (headings by relative font size, list items by their markers, tables by
+ * aligned segments, captions by their "Figure n" lead). Pure geometry, no I/O, so it is cheap
+ * to test and the same code serves both text sources.
+ */
+import type { Block } from '../blocks.js';
+
+/** A line this much larger than body text is a heading. */
+const HEADING_RATIO = 1.2;
+const BULLET_CHAR = /^[•·▪◦●○■□‣⁃∙–—*+«»-]$/;
+
+export interface TextRun {
+  text: string;
+  /** Left edge and width, in page units (top-left origin). */
+  x: number;
+  w: number;
+  /** Baseline, in page units from the top. */
+  baseline: number;
+  /** Font size (em height) in page units. */
+  size: number;
+  /** OCR word confidence 0..1; absent for a text layer. */
+  conf?: number;
+}
+
+interface Segment {
+  text: string;
+  x0: number;
+  x1: number;
+  confs: number[];
+}
+
+export interface Line {
+  segments: Segment[];
+  baseline: number;
+  size: number;
+}
+
+export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption';
+
+export interface LaidOutBlock {
+  type: BlockType;
+  block: Block;
+  /** Absolute page units: [x0, y0, x1, y1], top-left origin. */
+  bbox: [number, number, number, number];
+  /** Mean OCR confidence of the words in the block, when they came from OCR. */
+  ocrConfidence: number | null;
+}
+
+/** Document-wide type scale: the body size and the larger sizes that mark headings. */
+export interface TypeScale {
+  body: number;
+  headings: number[];
+}
+
+const lineText = (l: Line) => l.segments.map((s) => s.text).join(' ');
+const lineX0 = (l: Line) => l.segments[0]!.x0;
+const lineX1 = (l: Line) => l.segments.at(-1)!.x1;
+
+/** Joins runs on one baseline; a gap wider than about one em starts a new segment (a table cell or another column). */
+export function linesOf(runs: TextRun[]): Line[] {
+  const visible = runs.filter((r) => r.text.trim().length > 0 && r.size > 0);
+  visible.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const rows: TextRun[][] = [];
+  for (const run of visible) {
+    const row = rows.at(-1);
+    const ref = row?.[0];
+    if (row && ref && Math.abs(run.baseline - ref.baseline) < 0.45 * Math.min(run.size, ref.size)) row.push(run);
+    else rows.push([run]);
+  }
+  return rows.map((row) => {
+    row.sort((a, b) => a.x - b.x);
+    const size = median(row.map((r) => r.size));
+    const segments: Segment[] = [];
+    for (const run of row) {
+      const seg = segments.at(-1);
+      const gap = seg ? run.x - seg.x1 : Infinity;
+      if (seg && gap < 1.0 * size) {
+        const needsSpace = gap > 0.15 * size && !seg.text.endsWith(' ') && !run.text.startsWith(' ');
+        seg.text += (needsSpace ? ' ' : '') + run.text;
+        seg.x1 = Math.max(seg.x1, run.x + run.w);
+        if (run.conf !== undefined) seg.confs.push(run.conf);
+      } else {
+        segments.push({ text: run.text, x0: run.x, x1: run.x + run.w, confs: run.conf === undefined ? [] : [run.conf] });
+      }
+    }
+    for (const s of segments) s.text = s.text.replace(/\s+/g, ' ').trim();
+    // A list marker set apart from its text (hanging indent) belongs to the text, not a table cell.
+    for (let k = segments.length - 2; k >= 0; k--) {
+      const [a, b] = [segments[k]!, segments[k + 1]!];
+      if (BULLET_CHAR.test(a.text) && b.x0 - a.x1 < 4 * size) {
+        segments.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, confs: [...a.confs, ...b.confs] });
+      }
+    }
+    return { segments: segments.filter((s) => s.text.length > 0), baseline: median(row.map((r) => r.baseline)), size };
+  }).filter((l) => l.segments.length > 0);
+}
+
+export function typeScale(lines: Line[]): TypeScale {
+  // The character-weighted median size is the body text; OCR sizes are noisy, so a mode would
+  // land on whichever narrow bin happened to collect most.
+  const weighted = lines.map((l) => ({ size: l.size, w: lineText(l).length })).sort((a, b) => a.size - b.size);
+  const total = weighted.reduce((a, x) => a + x.w, 0);
+  let acc = 0;
+  let body = 0;
+  for (const x of weighted) {
+    acc += x.w;
+    body = x.size;
+    if (acc >= total / 2) break;
+  }
+  // Larger sizes, grouped when within 10% of each other: one group per heading level.
+  const headings: number[] = [];
+  for (const size of weighted.map((x) => x.size).filter((s) => s >= body * HEADING_RATIO).sort((a, b) => b - a)) {
+    const last = headings.at(-1);
+    if (last === undefined || size < last * 0.9) headings.push(size);
+  }
+  return { body, headings };
+}
+
+/**
+ * Finds a vertical gutter splitting the page into two columns of prose, or undefined. Lines
+ * crossing it (a full-width title, a wide table) are read in place; runs of lines between them
+ * are read left column first.
+ */
+function gutterOf(lines: Line[], body: number): number | undefined {
+  const segs = lines.flatMap((l) => l.segments);
+  if (lines.length < 6 || segs.length === 0) return undefined;
+  const left = Math.min(...segs.map((s) => s.x0));
+  const right = Math.max(...segs.map((s) => s.x1));
+  const width = right - left;
+  if (width <= 0) return undefined;
+  const bins = Math.ceil(width);
+  const cover = new Array<number>(bins + 1).fill(0);
+  for (const s of segs) for (let x = Math.floor(s.x0 - left); x < Math.ceil(s.x1 - left) && x <= bins; x++) cover[x]!++;
+  const allowed = Math.max(1, Math.floor(lines.length * 0.1));
+  let bestStart = -1;
+  let bestLen = 0;
+  for (let x = Math.floor(width * 0.3), start = -1; x <= Math.ceil(width * 0.7); x++) {
+    if (cover[x]! <= allowed) {
+      if (start < 0) start = x;
+      if (x - start + 1 > bestLen) [bestStart, bestLen] = [start, x - start + 1];
+    } else start = -1;
+  }
+  if (bestLen < Math.max(0.8 * body, 6)) return undefined;
+  const gutter = left + bestStart + bestLen / 2;
+  // Both sides must hold prose: long lines on many rows, not the short cells of a table.
+  const side = (pick: (s: Segment) => boolean) => lines.filter((l) => l.segments.some(pick) && !l.segments.some((s) => s.x0 < gutter && s.x1 > gutter));
+  const leftLines = side((s) => s.x1 <= gutter);
+  const rightLines = side((s) => s.x0 >= gutter);
+  const prose = (ls: Line[], x0: number, x1: number) =>
+    ls.length >= 3 && median(ls.map((l) => l.segments.filter((s) => s.x0 >= x0 && s.x1 <= x1).reduce((a, s) => a + s.x1 - s.x0, 0))) >= 0.45 * (x1 - x0);
+  return prose(leftLines, left, gutter) && prose(rightLines, gutter, right) ? gutter : undefined;
+}
+
+/** Lines in reading order: column by column inside two-column stretches. */
+export function readingOrder(lines: Line[], scale: TypeScale): Line[] {
+  const gutter = gutterOf(lines, scale.body);
+  if (gutter === undefined) return lines;
+  const out: Line[] = [];
+  let leftCol: Line[] = [];
+  let rightCol: Line[] = [];
+  const flush = () => {
+    out.push(...leftCol, ...rightCol);
+    leftCol = [];
+    rightCol = [];
+  };
+  for (const l of lines) {
+    if (l.segments.some((s) => s.x0 < gutter && s.x1 > gutter)) {
+      flush();
+      out.push(l);
+      continue;
+    }
+    const l0 = l.segments.filter((s) => s.x1 <= gutter);
+    const r0 = l.segments.filter((s) => s.x0 >= gutter);
+    if (l0.length) leftCol.push({ ...l, segments: l0 });
+    if (r0.length) rightCol.push({ ...l, segments: r0 });
+  }
+  flush();
+  return out;
+}
+
+const BULLET = /^([•·▪◦●○■□‣⁃∙–—*+«»-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/;
+const ORDERED = /^\(?(\d{1,3}|[a-z])[.)]\s+/;
+const CAPTION = /^(figure|fig\.|table|chart|exhibit)\s+\d+[.:]?\s/i;
+
+interface Draft {
+  type: BlockType | 'heading';
+  lines: Line[];
+  level?: number;
+}
+
+const confOf = (lines: Line[]): number | null => {
+  const all = lines.flatMap((l) => l.segments.flatMap((s) => s.confs));
+  return all.length ? all.reduce((a, b) => a + b, 0) / all.length : null;
+};
+
+function joinLines(lines: Line[]): string {
+  let text = '';
+  for (const l of lines) {
+    const t = lineText(l);
+    // "exam-" + "ple" was one word broken by the line end.
+    if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(t)) text = text.slice(0, -1) + t;
+    else text = text ? `${text} ${t}` : t;
+  }
+  return text;
+}
+
+function headingLevel(size: number, scale: TypeScale): number | undefined {
+  if (size < scale.body * HEADING_RATIO) return undefined;
+  const i = scale.headings.findIndex((h) => size >= h * 0.9);
+  return Math.min((i < 0 ? scale.headings.length - 1 : i) + 1, 4);
+}
+
+/** Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title. */
+export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+  const drafts: Draft[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    // A table: two or more consecutive lines cut into the same number (>= 2) of segments.
+    if (line.segments.length >= 2) {
+      let j = i + 1;
+      while (j < lines.length && lines[j]!.segments.length === line.segments.length && gapBetween(lines[j - 1]!, lines[j]!) < 2.5 * line.size) j++;
+      if (j - i >= 2) {
+        drafts.push({ type: 'table', lines: lines.slice(i, j) });
+        i = j;
+        continue;
+      }
+    }
+    const text = lineText(line);
+    const level = headingLevel(line.size, scale);
+    const prev = drafts.at(-1);
+    const prevLine = prev?.lines.at(-1);
+    const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
+    // A negative gap is a jump back up the page (the next column), not a continuation.
+    const near = prevLine !== undefined && gap > -0.3 * line.size && gap < 0.75 * Math.max(line.size, prevLine.size) && Math.abs(prevLine.size - line.size) < 0.12 * line.size;
+    if (level !== undefined) {
+      if (prev?.type === 'heading' && prev.level === level && near && prev.lines.length < 3) prev.lines.push(line);
+      else drafts.push({ type: 'heading', lines: [line], level });
+    } else if (BULLET.test(text)) {
+      drafts.push({ type: 'list_item', lines: [line] });
+    } else if (CAPTION.test(text)) {
+      drafts.push({ type: 'caption', lines: [line] });
+    } else if (near && prev && (prev.type === 'text' || prev.type === 'caption' || (prev.type === 'list_item' && lineX0(line) > lineX0(prev.lines[0]!) + 0.5 * line.size))) {
+      prev.lines.push(line);
+    } else {
+      drafts.push({ type: 'text', lines: [line] });
+    }
+    i++;
+  }
+
+  let titled = !first;
+  return drafts.map((d) => {
+    const bbox: [number, number, number, number] = [
+      Math.min(...d.lines.map(lineX0)),
+      Math.min(...d.lines.map((l) => l.baseline - 0.9 * l.size)),
+      Math.max(...d.lines.map(lineX1)),
+      Math.max(...d.lines.map((l) => l.baseline + 0.25 * l.size)),
+    ];
+    const ocrConfidence = confOf(d.lines);
+    if (d.type === 'table') {
+      return { type: 'table', block: { kind: 'table', rows: d.lines.map((l) => l.segments.map((s) => s.text)) }, bbox, ocrConfidence };
+    }
+    const text = joinLines(d.lines);
+    if (d.type === 'heading') {
+      const isTitle = !titled && d.level === 1;
+      titled ||= d.level === 1;
+      return { type: isTitle ? 'title' : 'section_header', block: { kind: 'heading', level: d.level!, text }, bbox, ocrConfidence };
+    }
+    if (d.type === 'list_item') {
+      const ordered = ORDERED.test(text);
+      return { type: 'list_item', block: { kind: 'list', ordered, items: [text.replace(BULLET, '')] }, bbox, ocrConfidence };
+    }
+    return { type: d.type, block: { kind: 'paragraph', text }, bbox, ocrConfidence };
+  });
+}
+
+const gapBetween = (a: Line, b: Line) => b.baseline - b.size * 0.9 - (a.baseline + a.size * 0.25);
+
+function median(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}

@@ -1,0 +1,62 @@
+/**
+ * The scrape pipeline's door into the parsers: a fetched response that is a document (PDF,
+ * Office file, CSV, an image when the image parser is on) becomes the Document's content here.
+ * Anything else returns undefined and the page transform handles it as before.
+ */
+import type { Document } from '../scrape/document.js';
+import type { ScrapeOptions } from '../scrape/options.js';
+import type { FetchResult } from '../scrape/types.js';
+import { parserSettings } from './parsers.js';
+import type { DocumentParser, ParsedFile } from './service.js';
+import { isUnsupported, sniff } from './sniff.js';
+
+/** Least time a document gets to parse, even when the fetch used most of the timeout. */
+const MIN_PARSE_MS = 5_000;
+
+export async function parseFetched(parser: DocumentParser, result: FetchResult, o: ScrapeOptions): Promise<ParsedFile | undefined> {
+  // Text is the page transform's, except CSV, which reads better as a table.
+  if (result.text !== undefined && !/^\s*text\/csv/i.test(result.contentType)) return undefined;
+  const filename = safePath(result.url);
+  const sniffed = await sniff(result.body, result.contentType, filename);
+  if (isUnsupported(sniffed) || sniffed.kind === 'html' || sniffed.kind === 'text' || sniffed.kind === 'markdown') return undefined;
+  const settings = parserSettings(o.parsers);
+  if (sniffed.kind === 'image' && !settings.image) return undefined;
+  const want = new Set(o.formats.map((f) => f.type));
+  return parser.parse(
+    { body: result.body, contentType: result.contentType, filename, sniffed },
+    {
+      settings,
+      wants: { markdown: want.has('markdown'), html: want.has('html'), links: want.has('links'), images: want.has('images') },
+      transform: {
+        baseUrl: result.url,
+        onlyMainContent: o.onlyMainContent,
+        includeTags: o.includeTags ?? [],
+        excludeTags: o.excludeTags ?? [],
+        removeBase64Images: o.removeBase64Images,
+      },
+      deadline: Date.now() + Math.max(MIN_PARSE_MS, o.timeout - result.timings.totalMs),
+    },
+  );
+}
+
+/** Copies a parse result onto a Document, keeping only the formats asked for. */
+export function applyParsed(doc: Document, parsed: ParsedFile, o: ScrapeOptions): Document {
+  const want = new Set(o.formats.map((f) => f.type));
+  doc.metadata = { ...parsed.metadata, ...doc.metadata, creditsUsed: parsed.creditsUsed };
+  if (parsed.numPages !== undefined) doc.metadata.numPages = parsed.numPages;
+  if (want.has('markdown')) doc.markdown = parsed.markdown;
+  if (want.has('html')) doc.html = parsed.html ?? '';
+  if (want.has('links')) doc.links = parsed.links ?? [];
+  if (want.has('images')) doc.images = parsed.images ?? [];
+  if (parsed.pages) doc.pages = parsed.pages;
+  if (parsed.blocks) doc.blocks = parsed.blocks;
+  return doc;
+}
+
+function safePath(url: string): string | undefined {
+  try {
+    return decodeURIComponent(new URL(url).pathname);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Picks the page's main content from a block tree recorded during the streaming pass (no DOM):
+ * every block element's extent in the serialized output plus the text it holds directly. Each
+ * block votes by its text: prose (long, few links) for, link text against; the subtree with the
+ * largest total is the content. Prose in comment/related-like blocks votes against, unless such
+ * blocks hold most of the page's prose (a forum thread is its comments).
+ */
+
+/** One block element of the cleaned output, in document order (parents before children). */
+export interface BlockNode {
+  name: string;
+  /** Index of the enclosing block node, -1 at the top. */
+  parent: number;
+  depth: number;
+  startChunk: number;
+  endChunk: number;
+  /** Text directly inside (inline descendants included, child blocks not): outside links. */
+  plain: number;
+  /** ... and inside links. */
+  link: number;
+  /** Sentence punctuation in `plain` (counted until the first chunk that has some): prose has it, menus rarely do. */
+  punct: number;
+  /** Class/id hint: +1 names content, -1 names furniture, 0 neither. */
+  hint: number;
+  startH1: number;
+  endH1: number;
+}
+
+export interface Selection {
+  /** Chunk ranges to keep, in order. */
+  ranges: Array<[number, number]>;
+  /** Text length kept. */
+  text: number;
+  h1s: number;
+}
+
+/** Class/id words of discussion and teaser areas: prose there is not the page's content. */
+const NEGATIVE_WORDS: ReadonlySet<string> = new Set([
+  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion',
+  'related', 'recommended', 'trending', 'popular', 'teaser', 'teasers', 'outbrain', 'taboola',
+]);
+const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend|trending|popular|teaser|outbrain|taboola/i;
+
+/** The hint a block passes to its subtree: its own when its class or id names one, else its parent's. */
+export function blockHint(attrs: { get(name: string): string | undefined; readonly size?: number }, parentHint: number): number {
+  if (attrs.size === 0) return parentHint;
+  return negativeName(attrs.get('class')) || negativeName(attrs.get('id')) ? -1 : parentHint;
+}
+
+function negativeName(v: string | undefined): boolean {
+  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return false;
+  for (const w of v.toLowerCase().split(/[^a-z0-9]+/)) if (NEGATIVE_WORDS.has(w)) return true;
+  return false;
+}
+
+const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** A block's own vote. */
+function vote(n: BlockNode, useHints: boolean): number {
+  const own = n.plain + n.link;
+  if (own === 0) return 0;
+  if (HEADINGS.has(n.name)) return 0;
+  // Link text votes against; short or unpunctuated text (labels, specs, prices) is neutral.
+  const w = -n.link;
+  if (n.plain < PROSE_MIN || n.punct === 0) return w;
+  return w + (useHints && n.hint < 0 ? -NEGATIVE_PROSE * n.plain : n.plain);
+}
+
+// Tunables, chosen on the aggregate of both datasets.
+const PROSE_MIN = 40;
+const NEGATIVE_PROSE = 0.5;
+
+/**
+ * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
+ * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
+ */
+export function selectContent(nodes: readonly BlockNode[], from: number, to: number): Selection | undefined {
+  const count = to - from;
+  if (count <= 0) return undefined;
+  // Where most prose sits in comment-like blocks (a forum thread), those blocks are the content.
+  let hinted = 0;
+  let unhinted = 0;
+  for (let i = from; i < to; i++) {
+    const n = nodes[i]!;
+    if (n.plain < PROSE_MIN || n.punct === 0) continue;
+    if (n.hint < 0) hinted += n.plain;
+    else unhinted += n.plain;
+  }
+  const useHints = unhinted >= hinted;
+  const sum = new Float64Array(count);
+  const text = new Float64Array(count);
+  for (let i = count - 1; i >= 0; i--) {
+    const n = nodes[from + i]!;
+    const s = sum[i]! + vote(n, useHints);
+    const t = text[i]! + n.plain + n.link;
+    sum[i] = s;
+    text[i] = t;
+    const p = n.parent - from;
+    if (p >= 0 && p < count) {
+      sum[p] = sum[p]! + s;
+      text[p] = text[p]! + t;
+    }
+  }
+  let best = -1;
+  for (let i = 0; i < count; i++) if (best < 0 || sum[i]! > sum[best]!) best = i;
+  if (best < 0 || sum[best]! <= 0) return undefined;
+  const root = nodes[from + best]!;
+  return {
+    ranges: [[root.startChunk, root.endChunk]],
+    text: text[best]!,
+    h1s: root.endH1 - root.startH1,
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * Golden tests for markdown fidelity: one small hand-made page per rule, with the exact markdown
+ * expected. They run with onlyMainContent off so the converter, not content selection, is what
+ * they pin down; a last group checks that selection keeps the same rendering.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TransformWants } from '../types.js';
+import { transformPage } from './index.js';
+
+const BASE = 'https://site.example/guide/page.html';
+const MD: TransformWants = { markdown: true, html: false, links: false, images: false };
+
+function md(html: string, onlyMainContent = false): string {
+  return transformPage(html, { baseUrl: BASE, onlyMainContent, includeTags: [], excludeTags: [], removeBase64Images: true }, MD)
+    .markdown!;
+}
+
+describe('markdown fidelity', () => {
+  it('renders headings as ATX headings at their level', () => {
+    expect(md('<h1>Title</h1><h2>Sub</h2><h3>Third</h3><p>Text.</p>')).toBe('# Title\n\n## Sub\n\n### Third\n\nText.');
+  });
+
+  it('indents nested lists under their parent item, ordered lists numbered', () => {
+    const html = '<ul><li>One<ul><li>One a</li><li>One b<ol><li>deep</li></ol></li></ul></li><li>Two</li></ul>';
+    expect(md(html)).toBe('- One\n  - One a\n  - One b\n    1. deep\n- Two');
+  });
+
+  it('renders tables as GFM tables', () => {
+    const html =
+      '<table><thead><tr><th>Name</th><th>Price</th></tr></thead>' +
+      '<tbody><tr><td>Tea</td><td>3</td></tr><tr><td>Cake</td><td>4</td></tr></tbody></table>';
+    expect(md(html)).toBe('| Name | Price |\n| --- | --- |\n| Tea | 3 |\n| Cake | 4 |');
+  });
+
+  it('renders a header-less table as a GFM table too, every row kept', () => {
+    const html = '<table><tr><td>Weight</td><td>2 kg</td></tr><tr><td>Colour</td><td>Red</td></tr></table>';
+    expect(md(html)).toBe('| Weight | 2 kg |\n| --- | --- |\n| Colour | Red |');
+  });
+
+  it('fences code with the language from a language-* class, entities decoded', () => {
+    const html = '<pre><code class="language-python">def f(x):\n    return x &lt; 2\n</code></pre>';
+    expect(md(html)).toBe('```python\ndef f(x):\n    return x < 2\n```');
+  });
+
+  it('takes the language from lang-* on the pre', () => {
+    expect(md('<pre class="lang-rust"><code>fn main() {}</code></pre>')).toBe('```rust\nfn main() {}\n```');
+  });
+
+  it('takes the language from a highlight-* wrapper', () => {
+    expect(md('<div class="highlight-js"><pre>let a = 1;</pre></div>')).toBe('```js\nlet a = 1;\n```');
+  });
+
+  it('fences a <pre> without <code>, whitespace kept', () => {
+    expect(md('<pre>plain   spaced\n  text</pre>')).toBe('```\nplain   spaced\n  text\n```');
+  });
+
+  it('renders block quotes, nested ones with a deeper marker', () => {
+    const html = '<blockquote><p>Quoted words.</p><blockquote><p>Nested.</p></blockquote></blockquote>';
+    expect(md(html)).toBe('> Quoted words.\n>\n> > Nested.');
+  });
+
+  it('makes link and image URLs absolute against the page URL', () => {
+    const html =
+      '<p>See <a href="/docs/a?b=1">the docs</a> and <img src="img/x.png" alt="X"> and <a href="https://other.example/">other</a>.</p>';
+    expect(md(html)).toBe(
+      'See [the docs](https://site.example/docs/a?b=1) and ![X](https://site.example/guide/img/x.png) and [other](https://other.example/).',
+    );
+  });
+
+  it('honours <base href> when resolving', () => {
+    const html = '<head><base href="https://cdn.example/assets/"></head><body><p><a href="x.html">x</a></p></body>';
+    expect(md(html)).toBe('[x](https://cdn.example/assets/x.html)');
+  });
+
+  it('keeps definition lists readable: bold term, definition under it', () => {
+    const html = '<dl><dt>Term</dt><dd>Its definition.</dd><dt>Other</dt><dd>Second definition.</dd></dl>';
+    expect(md(html)).toBe('**Term**\nIts definition.\n\n**Other**\nSecond definition.');
+  });
+
+  it('leaks no XML prolog', () => {
+    const html = '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html><html><body><p>Body text.</p></body></html>';
+    expect(md(html)).toBe('Body text.');
+  });
+
+  it('decodes character references instead of leaving escaped-HTML soup', () => {
+    const out = md('<p>Use &lt;div&gt; and &amp; in HTML, 5 &gt; 3.</p><p>Tom &amp; Jerry&nbsp;&#8212; &quot;cats&quot;</p>');
+    expect(out).not.toMatch(/&(lt|gt|amp|quot|nbsp|#\d+);/);
+    expect(out).toContain('Use <div> and & in HTML, 5 > 3.');
+    expect(out).toContain('Tom & Jerry');
+  });
+
+  it('is deterministic: the same HTML always gives the same markdown', () => {
+    const html = '<main><h1>T</h1><p>Some words, and more.</p><ul><li><a href="/a">a</a></li></ul></main>';
+    const first = md(html, true);
+    for (let i = 0; i < 5; i++) expect(md(html, true)).toBe(first);
+  });
+});
+
+describe('onlyMainContent keeps the same rendering', () => {
+  const page = (body: string) =>
+    `<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav><main>${body}</main>` +
+    '<footer><p>Copyright Example Ltd.</p></footer></body></html>';
+
+  it('renders main content exactly as the whole-page conversion does', () => {
+    const body =
+      '<h2>Install</h2><p>Run the installer, then check the version.</p>' +
+      '<pre><code class="language-sh">tool --version</code></pre>' +
+      '<table><tr><th>OS</th><th>Status</th></tr><tr><td>Linux</td><td>ok</td></tr></table>';
+    expect(md(page(body), true)).toBe(md(body));
+  });
+
+  it('returns the whole page, menus and footer included, in the same markdown when off', () => {
+    const out = md(page('<p>Body paragraph, with words.</p>'));
+    expect(out).toBe('[Home](https://site.example/) [About](https://site.example/about)\n\nBody paragraph, with words.\n\nCopyright Example Ltd.');
+  });
+});
