@@ -1,10 +1,10 @@
 /**
  * Interactive browser sessions: a context of its own per session in the engine's Chromium,
- * driven by the caller's code through the sandbox. A row per session in the store lets any
- * process list them; the live context belongs to the process that opened it. Sessions end on
- * DELETE, at their ttl, or after activityTtl without an execute; a team has at most
- * `maxPerTeam` open at once (429 beyond). A session with a saving profile writes the profile
- * back when it ends.
+ * driven by the caller's code through the sandbox, or the very page a `keepAlive` scrape left
+ * open. A row per session in the store lets any process list them; the live context belongs to
+ * the process that opened it. Sessions end on DELETE, at their ttl, or after activityTtl without
+ * an execute; a team has at most `maxPerTeam` open at once (429 beyond). A session with a saving
+ * profile writes the profile back when it ends.
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -35,12 +35,15 @@ export interface BrowserSessionsOptions {
   maxOutputChars: number;
 }
 
-export interface CreateSessionOptions {
+interface SessionTimes {
   ttlMs: number;
   activityTtlMs: number;
-  profile?: { name: string; saveChanges: boolean } | undefined;
   /** Set when the session continues a scrape (`interact`): keyed by its scrapeId. */
   scrapeId?: string;
+}
+
+export interface CreateSessionOptions extends SessionTimes {
+  profile?: { name: string; saveChanges: boolean } | undefined;
   /** Opened right away, through the SSRF guard. */
   startUrl?: string;
   mobile?: boolean;
@@ -81,6 +84,8 @@ export class BrowserSessions {
   private readonly live = new Map<string, LiveSession>();
   private readonly opening = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
+  /** Lifetimes of sessions that continue a scrape (interact, keepAlive); tests shorten them. */
+  interactTtl = { ttlMs: 600_000, activityTtlMs: 300_000 };
 
   constructor(private readonly o: BrowserSessionsOptions) {
     this.sweeper = setInterval(() => void this.sweep(), SWEEP_MS);
@@ -95,14 +100,7 @@ export class BrowserSessions {
   async create(teamId: string, opts: CreateSessionOptions): Promise<SessionView> {
     const engine = this.o.engine;
     if (!engine) throw new ApiError('SERVICE_UNAVAILABLE', { message: 'Browser sessions need Chromium, and none is available on this server' });
-    const inUse = this.countFor(teamId) + (this.opening.get(teamId) ?? 0);
-    if (inUse >= this.o.maxPerTeam) {
-      throw new ApiError('CONCURRENCY_LIMIT_REACHED', {
-        details: { maxConcurrency: this.o.maxPerTeam, active: inUse },
-        headers: { 'retry-after': '10' },
-      });
-    }
-    this.opening.set(teamId, (this.opening.get(teamId) ?? 0) + 1);
+    const unreserve = this.reserve(teamId);
     const id = randomUUID();
     let hold: ProfileHold | undefined;
     let ctx: SessionContext | undefined;
@@ -118,44 +116,42 @@ export class BrowserSessions {
         await this.o.guard.checkUrl(opts.startUrl);
         await ctx.page.goto(opts.startUrl, { timeout: START_NAV_TIMEOUT_MS, waitUntil: 'load' });
       }
-      const now = Date.now();
-      const s: LiveSession = {
-        id,
-        teamId,
-        scrapeId: opts.scrapeId,
-        ctx,
-        hold,
-        createdAt: now,
-        expiresAt: now + opts.ttlMs,
-        activityTtlMs: opts.activityTtlMs,
-        lastActivity: now,
-        busy: 0,
-        queue: Promise.resolve(),
-        ending: undefined,
-      };
-      await this.o.db
-        .insertInto('browser_sessions')
-        .values({
-          id,
-          team_id: teamId,
-          status: 'active',
-          scrape_id: opts.scrapeId ?? null,
-          profile_name: opts.profile?.name ?? null,
-          created_at: now,
-          last_activity: now,
-          expires_at: s.expiresAt,
-          activity_ttl_ms: opts.activityTtlMs,
-          destroyed_at: null,
-        })
-        .execute();
-      this.live.set(id, s);
-      return view(s, 'active');
+      return await this.register(id, teamId, ctx, hold, opts, opts.profile?.name);
     } catch (e) {
       await ctx?.close();
       await hold?.release(undefined);
       throw e;
     } finally {
-      this.opening.set(teamId, (this.opening.get(teamId) ?? 1) - 1);
+      unreserve();
+    }
+  }
+
+  /**
+   * Runs a scrape whose page stays open (`keepAlive`) as a session keyed by the scrape's id,
+   * with the interact lifetimes. The team's cap is checked before the scrape does any work (429
+   * at the cap) and its slot held while it runs. A page from an attempt that was not the last,
+   * or from a scrape that failed after capture, is closed.
+   */
+  async keepScrape<T extends { metadata: { scrapeId?: string | undefined } }>(
+    teamId: string,
+    scrape: (keepPage: (page: SessionContext) => void) => Promise<T>,
+  ): Promise<T> {
+    const unreserve = this.reserve(teamId);
+    let kept: SessionContext | undefined;
+    try {
+      const doc = await scrape((page) => {
+        void kept?.close();
+        kept = page;
+      });
+      const scrapeId = doc.metadata.scrapeId;
+      if (kept && scrapeId) {
+        await this.register(randomUUID(), teamId, kept, undefined, { ...this.interactTtl, scrapeId }, undefined);
+        kept = undefined;
+      }
+      return doc;
+    } finally {
+      await kept?.close();
+      unreserve();
     }
   }
 
@@ -201,6 +197,62 @@ export class BrowserSessions {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await Promise.allSettled([...this.live.values()].map((s) => this.end(s)));
+  }
+
+  /** Holds one of the team's session slots while a session opens; 429 when none is left. */
+  private reserve(teamId: string): () => void {
+    const inUse = this.countFor(teamId) + (this.opening.get(teamId) ?? 0);
+    if (inUse >= this.o.maxPerTeam) {
+      throw new ApiError('CONCURRENCY_LIMIT_REACHED', {
+        details: { maxConcurrency: this.o.maxPerTeam, active: inUse },
+        headers: { 'retry-after': '10' },
+      });
+    }
+    this.opening.set(teamId, (this.opening.get(teamId) ?? 0) + 1);
+    return () => this.opening.set(teamId, (this.opening.get(teamId) ?? 1) - 1);
+  }
+
+  /** Makes an open context a live session, listed in the store. */
+  private async register(
+    id: string,
+    teamId: string,
+    ctx: SessionContext,
+    hold: ProfileHold | undefined,
+    times: SessionTimes,
+    profileName: string | undefined,
+  ): Promise<SessionView> {
+    const now = Date.now();
+    const s: LiveSession = {
+      id,
+      teamId,
+      scrapeId: times.scrapeId,
+      ctx,
+      hold,
+      createdAt: now,
+      expiresAt: now + times.ttlMs,
+      activityTtlMs: times.activityTtlMs,
+      lastActivity: now,
+      busy: 0,
+      queue: Promise.resolve(),
+      ending: undefined,
+    };
+    await this.o.db
+      .insertInto('browser_sessions')
+      .values({
+        id,
+        team_id: teamId,
+        status: 'active',
+        scrape_id: times.scrapeId ?? null,
+        profile_name: profileName ?? null,
+        created_at: now,
+        last_activity: now,
+        expires_at: s.expiresAt,
+        activity_ttl_ms: times.activityTtlMs,
+        destroyed_at: null,
+      })
+      .execute();
+    this.live.set(id, s);
+    return view(s, 'active');
   }
 
   private countFor(teamId: string): number {

@@ -144,6 +144,8 @@ export const scrapeOptionsShape = {
   actions: actionsSchema.optional(),
   /** Browser storage kept per team and name (src/browser/profiles.ts). */
   profile: z.object({ name: z.string().min(1).max(128), saveChanges: z.boolean().default(true) }).optional(),
+  /** Gleaner's own: leave the page open as an `interact` session (src/browser/sessions.ts). */
+  keepAlive: z.boolean().optional(),
   // Accepted on the wire, refused with a clear message until their feature lands.
   onlyCleanContent: z.unknown().optional(),
   redactPII: z.unknown().optional(),
@@ -152,8 +154,20 @@ export const scrapeOptionsShape = {
   useMock: z.unknown().optional(),
 };
 
-/** Checks that span fields; added to every schema built from the shape. */
-export function crossFieldChecks(o: { timeout: number; waitFor: number; actions?: Action[] | undefined }, ctx: z.RefinementCtx): void {
+type CrossFields = { timeout: number; waitFor: number; actions?: Action[] | undefined; keepAlive?: boolean | undefined };
+
+/**
+ * Checks that span fields; added to every schema built from the shape. A kept page is only
+ * for a caller waiting on one scrape, so keepAlive is refused everywhere but `POST /v2/scrape`.
+ */
+export function crossFieldChecks(o: CrossFields, ctx: z.RefinementCtx): void {
+  if (o.keepAlive) {
+    ctx.addIssue({ code: 'custom', path: ['keepAlive'], message: 'keepAlive is only available on a single scrape (POST /v2/scrape)' });
+  }
+  singleScrapeChecks(o, ctx);
+}
+
+function singleScrapeChecks(o: CrossFields, ctx: z.RefinementCtx): void {
   if (o.waitFor > o.timeout / 2) {
     ctx.addIssue({ code: 'custom', path: ['waitFor'], message: 'waitFor must not exceed half of timeout' });
   }
@@ -169,7 +183,7 @@ export const scrapeRequestSchema = z
     url: z.string().min(1).max(8192),
     ...scrapeOptionsShape,
   })
-  .superRefine(crossFieldChecks);
+  .superRefine(singleScrapeChecks);
 
 export type ScrapeOptions = z.output<typeof scrapeOptionsSchema>;
 export type ScrapeRequest = z.output<typeof scrapeRequestSchema>;

@@ -21,7 +21,8 @@ import { pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { transformPage } from './transform/index.js';
 import type { Transformer } from './transform/pool.js';
-import type { BrowserStorageState, Engine, FetchRequest, FetchResult } from './types.js';
+import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
+import type { BrowserStorageState, Engine, FetchResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
 const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -31,6 +32,8 @@ export interface ScrapeContext {
   /** Turns a blob path (`/v2/files/...`) into the absolute URL handed to the client. */
   absoluteUrl(path: string): string;
   signal?: AbortSignal;
+  /** `keepAlive`: receives the browser page after capture (src/browser/sessions.ts). */
+  keepPage?: (page: SessionContext) => void;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -89,8 +92,8 @@ export class Scraper {
     const url = normaliseTargetUrl(rawUrl);
     const scrapeId = randomUUID();
     const wantsScreenshot = options.formats.some((f) => f.type === 'screenshot');
-    // Actions and profiles make a page particular to this request: never shared through the cache.
-    const personal = Boolean(options.actions?.length) || options.profile !== undefined;
+    // Actions, profiles and kept pages make a page particular to this request: never shared through the cache.
+    const personal = Boolean(options.actions?.length) || options.profile !== undefined || options.keepAlive === true;
     const cacheable =
       options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot && !personal;
     const cacheKey = cacheKeyFor(url, options);
@@ -188,7 +191,14 @@ export class Scraper {
   }
 
   private needsBrowser(o: ScrapeOptions): boolean {
-    return o.waitFor > 0 || o.mobile || o.formats.some((f) => f.type === 'screenshot') || Boolean(o.actions?.length) || o.profile !== undefined;
+    return (
+      o.waitFor > 0 ||
+      o.mobile ||
+      o.formats.some((f) => f.type === 'screenshot') ||
+      Boolean(o.actions?.length) ||
+      o.profile !== undefined ||
+      o.keepAlive === true
+    );
   }
 
   private browser(): Engine {
@@ -200,7 +210,7 @@ export class Scraper {
     return this.deps.browser;
   }
 
-  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state?: BrowserStorageState): FetchRequest {
+  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state?: BrowserStorageState): BrowserFetchRequest {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
@@ -209,7 +219,7 @@ export class Scraper {
       headers['Accept-Language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
     }
     const screenshot = o.formats.find((f) => f.type === 'screenshot');
-    const req: FetchRequest = {
+    const req: BrowserFetchRequest = {
       url,
       headers,
       timeoutMs: remaining,
@@ -228,6 +238,7 @@ export class Scraper {
     if (ctx.signal) req.signal = ctx.signal;
     if (o.actions?.length) req.actions = o.actions;
     if (o.blockAds) req.blockAds = true;
+    if (o.keepAlive && ctx.keepPage) req.keepPage = ctx.keepPage;
     if (state) {
       req.storageState = state;
       req.captureStorageState = o.profile?.saveChanges === true;

@@ -189,6 +189,20 @@ return { title: await page.title(), url: page.url(), secret: await page.textCont
     expect(gleaner.rt.browserSessions.openCount()).toBe(0);
   });
 
+  it('ends a session at its ttl even while it is being used', async () => {
+    // The public ttl is at least 30 s; the registry takes any, so the test opens one through it.
+    const { id } = await gleaner.rt.browserSessions.create(gleaner.teamId, { ttlMs: 2_000, activityTtlMs: 60_000 });
+    const deadline = Date.now() + 10_000;
+    let status = 'active';
+    while (status === 'active' && Date.now() < deadline) {
+      await run(id, '1').catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      status = (await fc.listBrowsers()).sessions!.find((s) => s.id === id)?.status ?? 'missing';
+    }
+    expect(status).toBe('destroyed');
+    expect((await sdkError(run(id, '1'))).status).toBe(404);
+  });
+
   it('continues in a scrape’s page with interact, then stops', async () => {
     const doc = await fc.scrape(`${site.url}/app/interactive`, { formats: ['markdown'] });
     const scrapeId = doc.metadata!.scrapeId!;

@@ -1,6 +1,7 @@
 /**
  * Interactive browser routes: sessions (`/v2/browser`), code run against a session's page
- * (`execute`), and `interact`, which opens (or continues) a session on a scrape's page.
+ * (`execute`), and `interact`, which continues in the page a `keepAlive` scrape left open, or
+ * else opens a session on the scrape's final URL.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -118,8 +119,7 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
       const doc = await rt.documents.getScrape(id, teamId);
       if (!doc) throw new ApiError('BROWSER_SESSION_NOT_FOUND', { message: 'Browser session not found: no scrape with this id' });
       const s = await rt.browserSessions.create(teamId, {
-        ttlMs: 600_000,
-        activityTtlMs: 300_000,
+        ...rt.browserSessions.interactTtl,
         scrapeId: id,
         startUrl: doc.metadata.url || doc.metadata.sourceURL,
       });

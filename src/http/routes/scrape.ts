@@ -1,4 +1,7 @@
-/** `POST /v2/scrape` (synchronous) and `GET /v2/scrape/{id}` (a stored result). */
+/**
+ * `POST /v2/scrape` (synchronous) and `GET /v2/scrape/{id}` (a stored result). With `keepAlive`
+ * the scrape's page stays open afterwards as the `interact` session of its scrapeId.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
@@ -30,7 +33,10 @@ export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<v
     { schema: { body: scrapeRequestSchema, tags: ['scrape'] }, config: { scope: 'scrape', bucket: 'scrape' } },
     async (req, reply) => {
       const { url, ...options } = req.body as ScrapeRequest;
-      const doc = await rt.scraper.scrape(url, options, scrapeContext(rt, req, reply));
+      const ctx = scrapeContext(rt, req, reply);
+      const doc = options.keepAlive
+        ? await rt.browserSessions.keepScrape(ctx.teamId, (keepPage) => rt.scraper.scrape(url, options, { ...ctx, keepPage }))
+        : await rt.scraper.scrape(url, options, ctx);
       return { success: true, data: doc };
     },
   );

@@ -102,6 +102,19 @@ export class ContextPool {
     this.pump();
   }
 
+  /**
+   * Gives a busy context away for good (a page kept open after its scrape). Its slot opens at
+   * once, so the pool makes a replacement on the next fetch that needs one and keeps its size;
+   * the context's new owner closes it. False when the context is no longer the fetch's to give.
+   */
+  detach(pc: PooledContext): boolean {
+    if (pc.state !== 'busy' || this.closed) return false;
+    pc.state = 'kept';
+    this.contexts.delete(pc);
+    this.pump();
+    return true;
+  }
+
   discard(pc: PooledContext): void {
     if (pc.state === 'closed') return;
     pc.state = 'closed';

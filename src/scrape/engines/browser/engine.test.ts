@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './chromium.js';
 import { BrowserEngine } from './engine.js';
+import type { SessionContext } from './session-context.js';
 import { alive, chromiumProcessTree, waitFor } from './testing/processes.js';
 import {
   DOWNLOAD_BYTES,
@@ -363,6 +364,32 @@ describe.skipIf(!chromiumPath)('BrowserEngine', () => {
       } finally {
         await pool.close();
       }
+    });
+
+    it('hands a kept page over as it is, and serves the next fetch from a new context', async () => {
+      const pool = new BrowserEngine({ executablePath: chromiumPath ?? '', maxContexts: 1 });
+      const guard = new PathGuard();
+      let kept: SessionContext | undefined;
+      try {
+        const first = await pool.fetch({ ...request(`${site.base}/storage`, { guard }), keepPage: (p) => (kept = p) });
+        expect(first.text).toContain('prev=none;cookie=none');
+        expect(pool.stats().contextsOpen).toBe(0);
+        // Not reset: the page, its cookies and storage are the fetch's.
+        expect(kept!.page.url()).toBe(`${site.base}/storage`);
+        expect(await kept!.page.evaluate(() => [document.cookie, localStorage.getItem('k')])).toEqual(['c=1', 'set']);
+        // The pool's only slot is free again: a fresh context, with nothing of the kept one.
+        const next = await pool.fetch(request(`${site.base}/storage`));
+        expect(next.text).toContain('prev=none;cookie=none');
+        expect(pool.stats().contextsOpen).toBe(1);
+        // Still behind the guard's request routing.
+        const refused = await kept!.page.goto(`${site.base}/blocked/x`).then(() => 'loaded', () => 'refused');
+        expect(refused).toBe('refused');
+        expect(guard.refused).toEqual([`${site.base}/blocked/x`]);
+      } finally {
+        await kept?.close();
+        await pool.close();
+      }
+      expect(kept!.page.isClosed()).toBe(true);
     });
 
     it('bounds contexts under concurrency and across emulation settings', async () => {

@@ -4,16 +4,17 @@
  * and a guarding forward proxy every context connects through (guard-proxy.ts).
  */
 import { ApiError, isApiError } from '../../../errors.js';
-import type { Engine, FetchRequest, FetchResult } from '../../types.js';
+import type { Engine, FetchResult } from '../../types.js';
 import { siteHeaders } from './caller-headers.js';
 import { ContextPool } from './context-pool.js';
 import { acceptLanguage, languagesOf, planEmulation, type Emulation } from './emulation.js';
 import { closedError, schemeNotAllowed, toBrowserError } from './errors.js';
 import { isHttpScheme } from './hosts.js';
+import { keptSession } from './kept-page.js';
 import { Lease } from './lease.js';
 import { render } from './navigate.js';
 import { openPage, type PooledContext } from './pooled-context.js';
-import type { BrowserEngineOptions, BrowserEngineStats } from './types.js';
+import type { BrowserEngineOptions, BrowserEngineStats, BrowserFetchRequest } from './types.js';
 import { openSessionContext, type SessionContext, type SessionContextOptions } from './session-context.js';
 import { Visit } from './visit.js';
 import { noop, sleep, throwIfAborted, untilAborted } from './waits.js';
@@ -51,7 +52,7 @@ export class BrowserEngine implements Engine {
     return this.pool.stats();
   }
 
-  async fetch(req: FetchRequest): Promise<FetchResult> {
+  async fetch(req: BrowserFetchRequest): Promise<FetchResult> {
     const started = performance.now();
     if (this.pool.closed) throw closedError();
     let target: URL;
@@ -101,26 +102,33 @@ export class BrowserEngine implements Engine {
     return this.pool.close();
   }
 
-  private async attempt(req: FetchRequest, em: Emulation, signal: AbortSignal, started: number, state: AttemptState): Promise<FetchResult> {
+  private async attempt(req: BrowserFetchRequest, em: Emulation, signal: AbortSignal, started: number, state: AttemptState): Promise<FetchResult> {
     const pc = await this.pool.acquire(em, signal);
     state.pc = pc;
     const lease = new Lease(req.guard, siteHeaders(req.headers), acceptLanguage(languagesOf(req.location)), req.url);
     pc.proxy.lease = lease;
     let healthy = true;
     let touched = false;
+    let kept = false;
     try {
       throwIfAborted(signal);
       touched = true;
       const page = await openPage(pc);
       state.visit = new Visit({ req, pc, lease, page, signal, started, maxResponseBytes: this.maxResponseBytes });
       lease.mainFrame = page.mainFrame();
-      return await render(state.visit);
+      const result = await render(state.visit);
+      // A fetch that timed out has already answered; its page is not anyone's to keep.
+      if (req.keepPage && !signal.aborted && this.pool.detach(pc)) {
+        kept = true;
+        req.keepPage(keptSession(pc, page, lease));
+      }
+      return result;
     } catch (e) {
       // Refusals and site errors leave the context sound; anything else may not have.
       healthy = !touched || (!signal.aborted && isApiError(e) && e.key !== 'SCRAPE_TIMEOUT');
       throw e;
     } finally {
-      await this.pool.release(pc, state.visit?.page, lease.documentOrigins, healthy);
+      if (!kept) await this.pool.release(pc, state.visit?.page, lease.documentOrigins, healthy);
     }
   }
 

@@ -17,7 +17,8 @@ export interface PooledContext {
   /** Its `lease` is the fetch holding this context, for the proxy and request routing alike. */
   readonly proxy: GuardProxy;
   uses: number;
-  state: 'busy' | 'idle' | 'closed';
+  /** `kept`: handed over with its page (keepAlive); no longer the pool's. */
+  state: 'busy' | 'idle' | 'kept' | 'closed';
   /** Set while this engine opens its own page, so the popup killer leaves that one alone. */
   openingPage: boolean;
 }

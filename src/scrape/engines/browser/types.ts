@@ -1,4 +1,6 @@
-/** The browser engine's public shapes: its options, its stats and the logger it reports to. */
+/** The browser engine's public shapes: its options, its requests, its stats and the logger it reports to. */
+import type { FetchRequest } from '../../types.js';
+import type { SessionContext } from './session-context.js';
 
 export interface BrowserEngineLogger {
   warn(obj: object, msg?: string): void;
@@ -21,4 +23,13 @@ export interface BrowserEngineStats {
   contextsIdle: number;
   pagesOpen: number;
   launched: boolean;
+}
+
+/** What only the browser engine reads of a request; other engines ignore it. */
+export interface BrowserFetchRequest extends FetchRequest {
+  /**
+   * `keepAlive`: called after a successful capture with the page, which then leaves the pool
+   * and belongs to the callee (who must close it).
+   */
+  keepPage?: (page: SessionContext) => void;
 }
