@@ -40,7 +40,7 @@ export async function parseFetched(parser: DocumentParser, result: FetchResult, 
 }
 
 /** Copies a parse result onto a Document, keeping only the formats asked for. */
-export function applyParsed(doc: Document, parsed: ParsedFile, o: ScrapeOptions): Document {
+export function applyParsed(doc: Document, parsed: ParsedFile, o: { formats: readonly { type: string }[] }): Document {
   const want = new Set(o.formats.map((f) => f.type));
   doc.metadata = { ...parsed.metadata, ...doc.metadata, creditsUsed: parsed.creditsUsed };
   if (parsed.numPages !== undefined) doc.metadata.numPages = parsed.numPages;

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../parse/options.js';
 import { parserSettings } from '../../parse/parsers.js';
+import { applyParsed } from '../../parse/scrape.js';
 import type { ParsedFile } from '../../parse/service.js';
 import type { Runtime } from '../../runtime.js';
 import type { Document, DocumentMetadata } from '../../scrape/document.js';
@@ -76,24 +77,8 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
 }
 
 function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrapeId: string): Document {
-  const want = new Set(o.formats.map((f) => f.type));
-  const metadata = {
-    ...parsed.metadata,
-    sourceURL: filename,
-    statusCode: 200,
-    contentType: parsed.mime,
-    ...(parsed.numPages !== undefined ? { numPages: parsed.numPages } : {}),
-    creditsUsed: parsed.creditsUsed,
-    scrapeId,
-  } as DocumentMetadata;
-  const doc: Document = { metadata };
-  if (want.has('markdown')) doc.markdown = parsed.markdown;
-  if (want.has('html')) doc.html = parsed.html ?? '';
-  if (want.has('links')) doc.links = parsed.links ?? [];
-  if (want.has('images')) doc.images = parsed.images ?? [];
-  if (parsed.pages) doc.pages = parsed.pages;
-  if (parsed.blocks) doc.blocks = parsed.blocks;
-  return doc;
+  const metadata = { sourceURL: filename, statusCode: 200, contentType: parsed.mime, scrapeId } as DocumentMetadata;
+  return applyParsed({ metadata }, parsed, o);
 }
 
 export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
