@@ -142,6 +142,10 @@ describe('toMarkdown: hygiene', () => {
     expect(out).toBe('Hello\n\nafter');
   });
 
+  it('reads a stray <![CDATA[ in a page body as a comment up to the next >, as browsers do', () => {
+    expect(md('<body><p>before</p> <![CDATA[\n<div><p>after</p></div></body>')).toBe('before\n\nafter');
+  });
+
   it('drops script, style, noscript, template and svg even when keeping the whole page', () => {
     const html =
       '<p>keep</p><script>var x = "<p>no</p>";</script><style>p{}</style><noscript>enable js</noscript>' +

@@ -156,7 +156,18 @@ export interface StreamOptions {
   selfClosing?: boolean;
 }
 
-export function streamHtml(html: string, handler: StreamHandler, opts: StreamOptions = {}): void {
+/**
+ * In HTML (outside SVG/MathML) `<![CDATA[` opens a bogus comment that ends at the next `>`;
+ * htmlparser2's tokenizer reads it as a CDATA section up to `]]>` instead, so one stray marker in
+ * a page body swallows everything after it. `<?` is a bogus comment to the next `>` in both, and
+ * keeping the length keeps every element's start offset.
+ */
+export function neutralizeCdata(html: string): string {
+  return html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '<?[CDATA[') : html;
+}
+
+export function streamHtml(source: string, handler: StreamHandler, opts: StreamOptions = {}): void {
+  const html = neutralizeCdata(source);
   const stack: string[] = [];
   let foreign = 0;
   let tagName = '';

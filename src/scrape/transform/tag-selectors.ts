@@ -5,6 +5,7 @@
  */
 import { load } from 'cheerio';
 import { looksLikeXhtml } from './scan.js';
+import { neutralizeCdata } from './stream.js';
 
 export interface SelectorStarts {
   includeStarts?: Set<number>;
@@ -15,7 +16,8 @@ export function selectorStarts(html: string, includeTags: readonly string[], exc
   const include = includeTags.map((s) => s.trim()).filter(Boolean);
   const exclude = excludeTags.map((s) => s.trim()).filter(Boolean);
   if (include.length === 0 && exclude.length === 0) return {};
-  const $ = load(html, {
+  // The same markup reading as the streaming pass, so the offsets name the same elements.
+  const $ = load(neutralizeCdata(html), {
     xml: {
       xmlMode: false,
       decodeEntities: true,
