@@ -51,6 +51,8 @@ const envSchema = z.object({
   BROWSER_SESSIONS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(5),
   /** Memory limit of the sandbox running a session's `execute` code, in MB. */
   BROWSER_EXECUTE_MEMORY_MB: z.coerce.number().int().min(8).max(4096).default(64),
+  /** Hand out a `cdpUrl` per browser session (a Chromium of its own each): raw CDP is full control of that browser. */
+  BROWSER_CDP: bool.default(false),
   /** Lifetime of signed blob URLs, in seconds. */
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
@@ -97,6 +99,7 @@ export interface Config {
   browserContexts: number;
   browserSessionsPerTeam: number;
   browserExecuteMemoryBytes: number;
+  browserCdp: boolean;
   fileUrlTtlSeconds: number;
   disableBrowser: boolean;
   workerConcurrency: number;
@@ -167,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserContexts: e.BROWSER_CONTEXTS,
     browserSessionsPerTeam: e.BROWSER_SESSIONS_PER_TEAM,
     browserExecuteMemoryBytes: e.BROWSER_EXECUTE_MEMORY_MB * 1024 * 1024,
+    browserCdp: e.BROWSER_CDP,
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     disableBrowser: e.DISABLE_BROWSER,
     transformThreads: e.TRANSFORM_THREADS,

@@ -6,15 +6,16 @@
  * an execute; a team has at most `maxPerTeam` open at once (429 beyond). A session with a saving
  * profile writes the profile back when it ends.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { ApiError } from '../errors.js';
-import type { BrowserEngine, SessionContext } from '../scrape/engines/browser.js';
+import type { BrowserEngine, CdpSessionContext, SessionContext } from '../scrape/engines/browser.js';
 import type { ProfileHold } from '../scrape/pipeline.js';
 import type { UrlGuard } from '../scrape/types.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Database } from '../store/schema.js';
+import type { CdpConnection } from './cdp-relay.js';
 import { bridgeCall, navigationScheme } from './execute/page-bridge.js';
 import { prelude } from './execute/prelude.js';
 import { runSandboxed, type SandboxResult } from './execute/sandbox.js';
@@ -47,6 +48,18 @@ export interface CreateSessionOptions extends SessionTimes {
   /** Opened right away, through the SSRF guard. */
   startUrl?: string;
   mobile?: boolean;
+  /** A Chromium of its own with a CDP endpoint the caller may attach to (`cdpUrl`). */
+  cdp?: boolean;
+}
+
+/** Who asks to attach over CDP: the session's own secret, or an API key's team. */
+export type CdpCredentials = { token: string } | { teamId: string };
+
+export interface CdpTarget {
+  endpoint: string;
+  guard: UrlGuard;
+  /** Hands the relayed connection to the session, which closes it when it ends. */
+  track(conn: CdpConnection): void;
 }
 
 export interface SessionView {
@@ -55,6 +68,8 @@ export interface SessionView {
   createdAt: string;
   lastActivity: string;
   expiresAt: string;
+  /** Secret of the session's CDP endpoint, while it is open in this process. */
+  cdpToken?: string;
 }
 
 export interface ExecuteRequest {
@@ -78,7 +93,10 @@ interface LiveSession {
   /** Executes run one after another in a session. */
   queue: Promise<unknown>;
   ending: Promise<number> | undefined;
+  cdp: { endpoint: string; token: string; connections: Set<CdpConnection> } | undefined;
 }
+
+const digest = (v: string) => createHash('sha256').update(v).digest();
 
 export class BrowserSessions {
   private readonly live = new Map<string, LiveSession>();
@@ -106,11 +124,12 @@ export class BrowserSessions {
     let ctx: SessionContext | undefined;
     try {
       if (opts.profile) hold = await this.o.profiles.hold(teamId, opts.profile.name, opts.profile.saveChanges, id, opts.ttlMs);
-      ctx = await engine.openSession({
+      const sessionOpts = {
         guard: this.o.guard,
         ...(hold?.state ? { storageState: hold.state } : {}),
         ...(opts.mobile ? { mobile: true } : {}),
-      });
+      };
+      ctx = opts.cdp ? await engine.openCdpSession(sessionOpts) : await engine.openSession(sessionOpts);
       if (opts.startUrl) {
         navigationScheme(opts.startUrl);
         await this.o.guard.checkUrl(opts.startUrl);
@@ -176,6 +195,35 @@ export class BrowserSessions {
     }
   }
 
+  /**
+   * Where a CDP client of a live session is relayed to. The secret is compared in constant time;
+   * a wrong one is refused as a missing key would be, and sessions of other teams are not found.
+   */
+  cdpTarget(id: string, who: CdpCredentials): CdpTarget {
+    const s = this.live.get(id);
+    if (!s || s.ending) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
+    const cdp = s.cdp;
+    if (!cdp) throw new ApiError('FORBIDDEN', { message: 'This browser session has no CDP endpoint' });
+    if ('token' in who) {
+      if (!timingSafeEqual(digest(who.token), digest(cdp.token))) throw new ApiError('UNAUTHORIZED');
+    } else if (who.teamId !== s.teamId) {
+      throw new ApiError('BROWSER_SESSION_NOT_FOUND');
+    }
+    return {
+      endpoint: cdp.endpoint,
+      guard: this.o.guard,
+      track: (conn) => {
+        if (s.ending) return conn.close();
+        cdp.connections.add(conn);
+        s.lastActivity = Date.now();
+        void conn.closed.then(() => {
+          cdp.connections.delete(conn);
+          s.lastActivity = Date.now();
+        });
+      },
+    };
+  }
+
   /** Ends a session; answers how long it lived. */
   async destroy(teamId: string, id: string): Promise<number> {
     return this.end(await this.owned(teamId, id));
@@ -186,6 +234,7 @@ export class BrowserSessions {
     if (status) q = q.where('status', '=', status);
     const rows = await q.orderBy('created_at', 'desc').limit(200).execute();
     return rows.map((r) => ({
+      ...(r.status === 'active' && this.live.get(r.id)?.cdp ? { cdpToken: this.live.get(r.id)?.cdp?.token } : {}),
       id: r.id,
       status: r.status,
       createdAt: new Date(r.created_at).toISOString(),
@@ -235,6 +284,7 @@ export class BrowserSessions {
       busy: 0,
       queue: Promise.resolve(),
       ending: undefined,
+      cdp: cdpOf(ctx),
     };
     await this.o.db
       .insertInto('browser_sessions')
@@ -296,6 +346,7 @@ export class BrowserSessions {
   private end(s: LiveSession): Promise<number> {
     s.ending ??= (async () => {
       let state;
+      for (const conn of s.cdp?.connections ?? []) conn.close();
       if (s.hold) state = await s.ctx.context.storageState().catch(() => undefined);
       await s.ctx.close();
       this.live.delete(s.id);
@@ -311,7 +362,9 @@ export class BrowserSessions {
     const now = Date.now();
     for (const s of this.live.values()) {
       if (s.ending || s.busy > 0) continue;
-      if (now >= s.expiresAt || now >= s.lastActivity + s.activityTtlMs) void this.end(s).catch(() => undefined);
+      // An attached CDP client is activity in itself: its commands are not execute calls.
+      const idle = (s.cdp?.connections.size ?? 0) === 0;
+      if (now >= s.expiresAt || (idle && now >= s.lastActivity + s.activityTtlMs)) void this.end(s).catch(() => undefined);
     }
     // Rows of sessions whose process went away end at their ttl all the same.
     await this.o.db
@@ -324,8 +377,14 @@ export class BrowserSessions {
   }
 }
 
+function cdpOf(ctx: SessionContext): LiveSession['cdp'] {
+  const endpoint = (ctx as Partial<CdpSessionContext>).cdpEndpoint;
+  return endpoint ? { endpoint, token: randomBytes(32).toString('base64url'), connections: new Set() } : undefined;
+}
+
 function view(s: LiveSession, status: 'active' | 'destroyed'): SessionView {
   return {
+    ...(s.cdp ? { cdpToken: s.cdp.token } : {}),
     id: s.id,
     status,
     createdAt: new Date(s.createdAt).toISOString(),

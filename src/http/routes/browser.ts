@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
+import { CdpRelay } from '../../browser/cdp-relay.js';
+import type { CdpCredentials } from '../../browser/sessions.js';
+import { hasScope } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
@@ -48,6 +51,24 @@ const interactSchema = z.looseObject({
 
 const listQuery = z.looseObject({ status: z.enum(['active', 'destroyed']).optional() });
 
+const cdpQuery = z.looseObject({ token: z.string().max(256).optional() });
+
+const bearer = /^Bearer\s+(\S+)\s*$/i;
+
+/** The websocket URL a CDP client attaches to; the secret rides in the query, as CDP clients take a bare URL. */
+const cdpUrlOf = (rt: Runtime, req: FastifyRequest, id: string, token: string) =>
+  `${baseUrlOf(rt.config, req).replace(/^http/, 'ws')}/v2/browser/${encodeURIComponent(id)}/cdp?token=${token}`;
+
+/** The session's own secret, or else an API key of a team with the browser scope. */
+async function cdpCredentials(rt: Runtime, req: FastifyRequest, token: string | undefined): Promise<CdpCredentials> {
+  if (token) return { token };
+  const key = bearer.exec(req.headers.authorization ?? '')?.[1];
+  const principal = key ? await rt.keys.authenticate(key) : undefined;
+  if (!principal) throw new ApiError('UNAUTHORIZED');
+  if (!hasScope(principal, 'browser')) throw new ApiError('FORBIDDEN', { message: "Forbidden: this API key lacks the 'browser' scope" });
+  return { teamId: principal.teamId };
+}
+
 function checkLanguage(lang: string): void {
   if ((AVAILABLE_LANGUAGES as readonly string[]).includes(lang)) return;
   throw new ApiError('UNSUPPORTED_OPTION', {
@@ -79,14 +100,45 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
 
   app.post('/v2/browser', { schema: { body: createSchema, tags: ['browser'] }, config }, async (req) => {
     const b = req.body as z.output<typeof createSchema>;
-    const s = await rt.browserSessions.create(principalOf(req).teamId, { ttlMs: b.ttl * 1000, activityTtlMs: b.activityTtl * 1000, profile: b.profile });
-    return { success: true, id: s.id, expiresAt: s.expiresAt };
+    const s = await rt.browserSessions.create(principalOf(req).teamId, {
+      ttlMs: b.ttl * 1000,
+      activityTtlMs: b.activityTtl * 1000,
+      profile: b.profile,
+      cdp: rt.config.browserCdp,
+    });
+    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(rt, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt };
   });
 
   app.get('/v2/browser', { schema: { querystring: listQuery, tags: ['browser'] }, config }, async (req) => {
     const { status } = req.query as z.output<typeof listQuery>;
     const sessions = await rt.browserSessions.list(principalOf(req).teamId, status);
-    return { success: true, sessions: sessions.map((s) => ({ ...s, streamWebView: false })) };
+    return {
+      success: true,
+      sessions: sessions.map(({ cdpToken, ...s }) => ({ ...s, ...(cdpToken ? { cdpUrl: cdpUrlOf(rt, req, s.id, cdpToken) } : {}), streamWebView: false })),
+    };
+  });
+
+  // Raw CDP to the session's own Chromium. Public to the key check, which cannot read a secret
+  // in the query: the handler authenticates by the session's secret or a Bearer key itself.
+  const relay = new CdpRelay();
+  app.addHook('onClose', async () => relay.close());
+  app.get('/v2/browser/:id/cdp', { schema: { params: idParams, querystring: cdpQuery, tags: ['browser'] }, config: { public: true } }, async (req, reply) => {
+    if (!rt.config.browserCdp) {
+      throw new ApiError('FORBIDDEN', { message: 'CDP access is turned off on this server; the operator can turn it on with BROWSER_CDP=true' });
+    }
+    const { id } = req.params as z.output<typeof idParams>;
+    const { token } = req.query as z.output<typeof cdpQuery>;
+    const target = rt.browserSessions.cdpTarget(id, await cdpCredentials(rt, req, token));
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      throw new ApiError('BAD_REQUEST', { message: 'This endpoint speaks the Chrome DevTools Protocol over a WebSocket; connect with connectOverCDP' });
+    }
+    const browser = await relay.dial(target.endpoint);
+    reply.hijack();
+    try {
+      target.track(await relay.attach(req.raw, req.raw.socket, browser, target.guard));
+    } catch {
+      // The client left mid-upgrade; there is nobody to answer.
+    }
   });
 
   app.post('/v2/browser/:id/execute', { schema: { params: idParams, body: executeSchema, tags: ['browser'] }, config }, async (req) => {

@@ -6,6 +6,7 @@
 import { ApiError, isApiError } from '../../../errors.js';
 import type { Engine, FetchResult } from '../../types.js';
 import { siteHeaders } from './caller-headers.js';
+import { openCdpSession, type CdpSessionContext } from './cdp-browser.js';
 import { ContextPool } from './context-pool.js';
 import { acceptLanguage, languagesOf, planEmulation, type Emulation } from './emulation.js';
 import { closedError, schemeNotAllowed, toBrowserError } from './errors.js';
@@ -37,8 +38,10 @@ export class BrowserEngine implements Engine {
   readonly name = 'browser' as const;
   private readonly maxResponseBytes: number;
   private readonly pool: ContextPool;
+  private readonly executablePath: string;
 
   constructor(opts: BrowserEngineOptions) {
+    this.executablePath = opts.executablePath;
     this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.pool = new ContextPool({
       executablePath: opts.executablePath,
@@ -96,6 +99,12 @@ export class BrowserEngine implements Engine {
   async openSession(opts: SessionContextOptions): Promise<SessionContext> {
     if (this.pool.closed) throw closedError();
     return openSessionContext(await this.pool.browser(), opts);
+  }
+
+  /** A Chromium of its own with a CDP endpoint, for a session the caller drives over raw CDP. */
+  async openCdpSession(opts: SessionContextOptions): Promise<CdpSessionContext> {
+    if (this.pool.closed) throw closedError();
+    return openCdpSession(this.executablePath, opts);
   }
 
   close(): Promise<void> {
