@@ -9,21 +9,13 @@ import { findChromium } from '../../src/scrape/engines/chromium.js';
 import { FIXTURE_USER } from '../fixture-site/browser-pages.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 
 let site: FixtureSite;
 let gleaner: TestGleaner;
 let fc: Firecrawl;
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: any };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 // The SDK's ActionOption type lags the interface (no `all` on click); the server takes it.
 type AnyActions = never;

@@ -10,20 +10,12 @@ import { findChromium } from '../../src/scrape/engines/chromium.js';
 import { FIXTURE_USER } from '../fixture-site/browser-pages.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 const distributed = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const modes = [{ name: 'embedded', embedded: true }, ...(distributed ? [{ name: 'distributed', embedded: false }] : [])];
 const MAX_SESSIONS = 3;
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: any };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 describe.skipIf(!chromium).each(modes)('browser sessions ($name)', ({ embedded }) => {
   let site: FixtureSite;

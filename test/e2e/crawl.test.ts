@@ -11,21 +11,13 @@ import { CRAWL_TREE, CRAWL_TREE_NO_QUERY, ROBOTS_BLOCKED } from '../fixture-site
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const distributed = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const modes = [{ name: 'embedded', embedded: true }, ...(distributed ? [{ name: 'distributed', embedded: false }] : [])];
 
 const pathsOf = (docs: Document[], origin: string) =>
   docs.map((d) => (d.metadata?.sourceURL ?? '').replace(origin, '')).sort();
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: unknown };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 describe.each(modes)('crawl and batch scrape ($name)', ({ embedded }) => {
   let site: FixtureSite;

@@ -6,6 +6,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 let site: FixtureSite;
 let gleaner: TestGleaner;
@@ -20,15 +21,6 @@ afterAll(async () => {
   await gleaner?.close();
   await site?.close();
 });
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: any };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 const post = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(`${gleaner.url}${path}`, {

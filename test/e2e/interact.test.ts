@@ -12,18 +12,10 @@ import { findChromium } from '../../src/scrape/engines/chromium.js';
 import type { BrowserEngine } from '../../src/scrape/engines/browser.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError, type FieldIssue } from '../helpers/sdk-error.js';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 const MAX_SESSIONS = 2;
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; message: string; details?: { path: (string | number)[]; message: string }[] };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 // keepAlive is Gleaner's own option: the SDK passes unknown scrape keys through untyped.
 const kept = (o: object) => ({ formats: ['markdown'], keepAlive: true, ...o }) as never;
@@ -177,17 +169,17 @@ describe.skipIf(!chromium)('keepAlive scrapes and interact', () => {
 
     const crawl = await sdkError(fc.startCrawl(page, { limit: 1, scrapeOptions: { keepAlive: true } as never }));
     expect(crawl.status).toBe(400);
-    const field = crawl.details!.find((d) => d.path.join('.') === 'scrapeOptions.keepAlive');
+    const field = crawl.details!.find((d: FieldIssue) => d.path.join('.') === 'scrapeOptions.keepAlive');
     expect(field?.message).toContain('keepAlive is only available on a single scrape');
 
     const batch = await sdkError(fc.startBatchScrape([page], { options: { keepAlive: true } as never }));
     expect(batch.status).toBe(400);
-    expect(batch.details!.map((d) => d.path.join('.'))).toContain('keepAlive');
+    expect(batch.details!.map((d: FieldIssue) => d.path.join('.'))).toContain('keepAlive');
 
     const monitor = await sdkError(
       fc.createMonitor({ name: 'kept', schedule: { cron: '0 * * * *' }, targets: [{ type: 'scrape', urls: [page], scrapeOptions: { keepAlive: true } } as never] }),
     );
     expect(monitor.status).toBe(400);
-    expect(monitor.details!.map((d) => d.path.join('.'))).toContain('targets.0.scrapeOptions.keepAlive');
+    expect(monitor.details!.map((d: FieldIssue) => d.path.join('.'))).toContain('targets.0.scrapeOptions.keepAlive');
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITEMAP_PATHS } from '../fixture-site/crawl-tree.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 let site: FixtureSite;
 let gleaner: TestGleaner;
@@ -21,15 +22,6 @@ afterAll(async () => {
   await gleaner?.close();
   await site?.close();
 });
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: unknown };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 const paths = (links: Array<{ url: string }>) => links.map((l) => l.url.replace(site.url, ''));
 

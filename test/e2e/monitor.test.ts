@@ -15,19 +15,11 @@ import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../helpers/smtp-receiver.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const distributed = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const modes = [{ name: 'embedded', embedded: true }, ...(distributed ? [{ name: 'distributed', embedded: false }] : [])];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: unknown };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 

@@ -10,6 +10,7 @@ import { serveDocumentAt } from '../fixture-site/documents.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { closeDocumentBrowser, makeDocumentSet, PPTX_SLIDES, SCAN, type DocumentSet } from '../helpers/documents.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const distributed = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const modes = [{ name: 'embedded', embedded: true }, ...(distributed ? [{ name: 'distributed', embedded: false }] : [])];
@@ -39,15 +40,6 @@ afterAll(async () => {
 });
 
 type PdfDoc = Document & { blocks?: NonNullable<Document['blocks']> };
-
-const sdkError = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as { status?: number; code?: string; message: string; details?: unknown };
-  }
-  throw new Error('expected the SDK call to throw');
-};
 
 /** The words OCR must find, compared case-insensitively (OCR may miss punctuation). */
 const words = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
