@@ -20,6 +20,7 @@ import {
   boilerplateReason,
   candidateText,
   chooseLandmark,
+  mayMisfire,
   isNearlyEmpty,
   landmarkKind,
 } from './main-content.js';
@@ -45,6 +46,8 @@ export interface ContentOptions {
    * and content scoring decide. `<noscript>` is read too: some sites serve their content only there.
    */
   lenient?: boolean;
+  /** Start offsets of elements the boilerplate rules must not drop (see ContentResult.misfire). */
+  keepStarts?: ReadonlySet<number>;
 }
 
 export interface ContentResult {
@@ -55,6 +58,12 @@ export interface ContentResult {
   baseText: number;
   /** Main-content cleaning left almost nothing of a page that has text. */
   nearlyEmpty: boolean;
+  /**
+   * Start offset of a subtree the boilerplate rules dropped although it holds more prose than
+   * everything kept: the rules misfired on the page's content (a page builder's "widget"
+   * wrapper, say), and the page should be cleaned again with that subtree exempt.
+   */
+  misfire?: number;
 }
 
 /** Blocks that may be dropped for being mostly links (see pruneLinkBlock). */
@@ -63,6 +72,19 @@ const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'sect
 // the aggregate of both datasets (WCXB word F1 and Scrapinghub shingle F1), not page by page.
 const LINK_DENSITY_MAX = 0.5;
 const LINK_BLOCK_MIN_PROSE = 200;
+/** Text runs at least this long, with sentence punctuation and outside links, count as prose. */
+const PROSE_CHUNK = 25;
+/**
+ * When one subtree dropped by the boilerplate rules holds more prose than everything kept (and
+ * at least this much), the rules misfired on the page's content (a builder's "widget" wrapper,
+ * say): the page is cleaned again with that subtree exempt.
+ */
+const MISFIRE_MIN_PROSE = 500;
+/**
+ * A link with at least this much text is an item title or teaser (a card in a listing, a post
+ * in a feed), not navigation: it neither makes its block link-dense nor votes against it.
+ */
+const LONG_LINK_TEXT = 100;
 
 /** Inline wrappers that carry nothing markdown can express; their children are kept. */
 const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
@@ -94,6 +116,12 @@ class Frame {
   navLike = false;
   landmark = false;
   link = false;
+  /** An `<a>` outside dropped non-content, emitted or not. */
+  anchor = false;
+  /** For a link: the first block node opened inside it, and its enclosing block's link text then. */
+  linkNodeStart = 0;
+  linkOuterNode = -1;
+  linkOuterAtOpen = 0;
   startChunk = 0;
   startText = 0;
   startLink = 0;
@@ -109,6 +137,7 @@ class Frame {
     this.navLike = false;
     this.landmark = false;
     this.link = false;
+    this.anchor = false;
     this.node = -1;
     return this;
   }
@@ -160,6 +189,15 @@ export class ContentFilter {
   private inLink = 0;
   private baseText = 0;
   private droppingNoscript = false;
+  /** Open `<a>` elements, kept or dropped as boilerplate. */
+  private anchors = 0;
+  /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
+  private keptProse = 0;
+  private droppedProse = 0;
+  private maxDroppedProse = 0;
+  private softDropStart = -1;
+  private maxDroppedStart = -1;
+  private readonly keepStarts: ReadonlySet<number> | undefined;
   private h1Kept = 0;
   private h1Capture = -1;
   private h1Buf = '';
@@ -177,6 +215,7 @@ export class ContentFilter {
     this.lenient = opts.lenient === true;
     this.full = opts.attributes === 'full';
     this.includeStarts = opts.includeStarts;
+    this.keepStarts = opts.keepStarts;
     this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
   }
 
@@ -210,10 +249,18 @@ export class ContentFilter {
       this.droppingNoscript = name === 'noscript';
       return;
     }
+    if (name === 'a') {
+      frame.anchor = true;
+      this.anchors++;
+    }
     if (this.softDrop >= 0) return;
-    if (this.onlyMain && !this.lenient && this.includeDepth !== depth && boilerplateReason(name, attrs, this.landmarks > 0)) {
-      this.softDrop = depth;
-      return;
+    if (this.onlyMain && !this.lenient && this.includeDepth !== depth) {
+      const why = boilerplateReason(name, attrs, this.landmarks > 0);
+      if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
+        this.softDrop = depth;
+        this.softDropStart = mayMisfire(why) ? start : -1;
+        return;
+      }
     }
 
     if (this.onlyMain) {
@@ -260,6 +307,9 @@ export class ContentFilter {
     if (name === 'a' && attrs.get('href') !== undefined) {
       frame.link = true;
       this.inLink++;
+      frame.linkNodeStart = this.nodes.length;
+      frame.linkOuterNode = this.blockTop;
+      frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
     }
     if (BLOCK.has(name)) {
       this.atBlockStart = true;
@@ -273,6 +323,7 @@ export class ContentFilter {
           endChunk: -1,
           plain: 0,
           link: 0,
+          card: 0,
           punct: 0,
           hint: blockHint(attrs, this.blockTop >= 0 ? this.nodes[this.blockTop]!.hint : 0),
           startH1: this.h1Kept,
@@ -294,6 +345,10 @@ export class ContentFilter {
     }
     const n = data.length;
     this.baseText += n;
+    if (this.onlyMain && this.anchors === 0 && n >= PROSE_CHUNK && countPunct(data) > 0) {
+      if (this.softDrop >= 0) this.droppedProse += n;
+      else this.keptProse += n;
+    }
     if (this.softDrop >= 0) return;
     if (this.atBlockStart && this.inPre === 0) {
       // Whitespace right after a block boundary is not rendered; the converter would keep it.
@@ -307,11 +362,9 @@ export class ContentFilter {
     if (this.blockTop >= 0) {
       const node = this.nodes[this.blockTop]!;
       if (this.inLink > 0) node.link += n;
-      else {
-        node.plain += n;
-        // Only whether a block has any punctuation matters (see content-score.ts).
-        if (node.punct === 0) node.punct = countPunct(data);
-      }
+      else node.plain += n;
+      // Only whether a block has any punctuation matters (see content-score.ts).
+      if (node.punct === 0) node.punct = countPunct(data);
     }
     this.atBlockStart = false;
     this.out.push(data);
@@ -326,7 +379,10 @@ export class ContentFilter {
       if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
       if (BLOCK.has(name)) this.atBlockStart = true;
     }
-    if (frame.link) this.inLink--;
+    if (frame.link) {
+      this.inLink--;
+      this.longLinkAsText(frame);
+    }
     if (frame.landmark) this.landmarks--;
     if (frame.node >= 0) {
       const node = this.nodes[frame.node]!;
@@ -353,7 +409,15 @@ export class ContentFilter {
       this.h1Capture = -1;
     }
     if (depth === this.hardDrop) this.hardDrop = -1;
-    if (depth === this.softDrop) this.softDrop = -1;
+    if (frame.anchor) this.anchors--;
+    if (depth === this.softDrop) {
+      this.softDrop = -1;
+      if (this.softDropStart >= 0 && this.droppedProse > this.maxDroppedProse) {
+        this.maxDroppedProse = this.droppedProse;
+        this.maxDroppedStart = this.softDropStart;
+      }
+      this.droppedProse = 0;
+    }
     if (depth === this.includeDepth) this.includeDepth = -1;
   }
 
@@ -394,7 +458,29 @@ export class ContentFilter {
       keptText,
       baseText: this.baseText,
       nearlyEmpty: this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText),
+      misfire:
+        this.onlyMain && this.maxDroppedProse >= MISFIRE_MIN_PROSE && this.maxDroppedProse > this.keptProse
+          ? this.maxDroppedStart
+          : undefined,
     };
+  }
+
+  /** Moves a just-closed long link's text from link text to card text (see LONG_LINK_TEXT). */
+  private longLinkAsText(frame: Frame): void {
+    const text = this.linkText - frame.startLink;
+    if (text < LONG_LINK_TEXT) return;
+    this.linkText -= text;
+    for (let i = frame.linkNodeStart; i < this.nodes.length; i++) {
+      const n = this.nodes[i]!;
+      n.card += n.link;
+      n.link = 0;
+    }
+    if (frame.linkOuterNode >= 0 && frame.linkOuterNode < this.nodes.length) {
+      const n = this.nodes[frame.linkOuterNode]!;
+      const d = n.link - frame.linkOuterAtOpen;
+      n.card += d;
+      n.link -= d;
+    }
   }
 
   /**

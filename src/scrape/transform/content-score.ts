@@ -18,7 +18,9 @@ export interface BlockNode {
   plain: number;
   /** ... and inside links. */
   link: number;
-  /** Sentence punctuation in `plain` (counted until the first chunk that has some): prose has it, menus rarely do. */
+  /** ... and inside links long enough to be item titles or teasers rather than navigation. */
+  card: number;
+  /** Sentence punctuation in its text (counted until the first chunk that has some): prose has it, menus rarely do. */
   punct: number;
   /** Class/id hint: +1 names content, -1 names furniture, 0 neither. */
   hint: number;
@@ -57,10 +59,11 @@ const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6
 
 /** A block's own vote. */
 function vote(n: BlockNode, useHints: boolean): number {
-  const own = n.plain + n.link;
+  const own = n.plain + n.link + n.card;
   if (own === 0) return 0;
   if (HEADINGS.has(n.name)) return 0;
-  // Link text votes against; short or unpunctuated text (labels, specs, prices) is neutral.
+  // Link text votes against; short or unpunctuated text (labels, specs, prices) and the text of
+  // teaser/title links are neutral.
   const w = -n.link;
   if (n.plain < PROSE_MIN || n.punct === 0) return w;
   return w + (useHints && n.hint < 0 ? -NEGATIVE_PROSE * n.plain : n.plain);
@@ -68,6 +71,8 @@ function vote(n: BlockNode, useHints: boolean): number {
 
 // Tunables, chosen on the aggregate of both datasets.
 const PROSE_MIN = 40;
+const OWN_PROSE_MIN = 700;
+const OWN_PROSE_SHARE = 0.1;
 const NEGATIVE_PROSE = 0.5;
 
 /**
@@ -86,13 +91,15 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     if (n.hint < 0) hinted += n.plain;
     else unhinted += n.plain;
   }
-  const useHints = unhinted >= hinted;
+  // ... but an article with a long comment thread still has its own body: substantial prose
+  // outside those blocks keeps the hints on.
+  const useHints = unhinted >= hinted || (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted);
   const sum = new Float64Array(count);
   const text = new Float64Array(count);
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     const s = sum[i]! + vote(n, useHints);
-    const t = text[i]! + n.plain + n.link;
+    const t = text[i]! + n.plain + n.link + n.card;
     sum[i] = s;
     text[i] = t;
     const p = n.parent - from;

@@ -15,6 +15,8 @@ export { extractImages, bestSrcsetCandidate } from './images.js';
 export { extractMetadata } from './metadata.js';
 export { boilerplateReason } from './main-content.js';
 
+const MAX_MISFIRE_ROUNDS = 3;
+
 export function transformPage(html: string, opts: TransformOptions, wants: TransformWants): TransformResult {
   const needContent = wants.markdown || wants.html;
   let content: ContentOptions | undefined;
@@ -43,6 +45,13 @@ export function transformPage(html: string, opts: TransformOptions, wants: Trans
 
   if (content !== undefined) {
     let cleaned = scan.content;
+    // A subtree the rules dropped holds more prose than what they kept: clean again with it
+    // exempt. Wrappers nest ("widget-wrap" inside "widget-container"), so this may take a few rounds.
+    const keepStarts = new Set<number>();
+    for (let round = 0; round < MAX_MISFIRE_ROUNDS && cleaned?.misfire !== undefined && !cleaned.nearlyEmpty; round++) {
+      keepStarts.add(cleaned.misfire);
+      cleaned = scanDocument(html, { baseUrl: opts.baseUrl, content: { ...content, keepStarts } }).content;
+    }
     if (cleaned?.nearlyEmpty) {
       // The tag/class rules emptied a page that has text (its content sits inside a mis-nested
       // header, or only in <noscript>): score the page again without them.

@@ -281,4 +281,40 @@ describe('content scoring', () => {
     const html = `<body><div class="article-body pagination-first"><p>${prose(1)}</p></div></body>`;
     expect(transformPage(html, opts(), MD).markdown).toContain(prose(1));
   });
+
+  it('keeps an article whose comment thread is longer than the article itself', () => {
+    const html = `<body><div><div class="body">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <ol class="comment-list">${Array.from({ length: 40 }, (_, n) => `<li class="comment"><p>Reader comment ${n}: I think so too, and I said it first, twice.</p></li>`).join('')}</ol></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(10));
+    expect(md).not.toContain('Reader comment');
+  });
+
+  it('exempts a subtree the class rules dropped when it holds more prose than everything kept', () => {
+    // Page builders name every content wrapper with furniture words.
+    const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div><p>Opening hours: Monday to Friday, nine to five.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
+  });
+
+  it('reads the content React streams in as a hidden boundary', () => {
+    const html = `<body><div id="root"><template id="B:0"></template></div>
+      <div hidden id="S:0"><main>${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}</main></div>
+      <div hidden><p>Hidden dialog text, never shown to readers.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+    expect(md).not.toContain('Hidden dialog');
+  });
+
+  it('keeps a listing whose item titles and teasers are links, and drops the short-link menu', () => {
+    const items = [1, 2, 3, 4, 5]
+      .map((n) => `<li><a href="/p${n}"><h3>Item ${n}: a headline that runs long enough</h3><p>Teaser ${n} for the item, with a sentence or two about what it covers.</p></a></li>`)
+      .join('');
+    const html = `<body><div class="menu-bar"><ul>${['Home', 'News', 'Sport', 'Weather'].map((w) => `<li><a href="/${w}">${w}</a></li>`).join('')}</ul></div>
+      <div><h1>Latest</h1><ul>${items}</ul></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5]) expect(md).toContain(`Teaser ${n} for the item`);
+    expect(md).not.toContain('Weather');
+  });
 });

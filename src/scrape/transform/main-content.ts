@@ -37,7 +37,7 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
 const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
   'nav', 'navs', 'navbar', 'navheader', 'navfooter', 'navmenu', 'navlinks', 'navigation', 'sidenav',
   'menu', 'menus', 'menubar', 'megamenu', 'submenu', 'sidebar', 'sidebars', 'header', 'masthead',
-  'topbar', 'widget', 'widgets',
+  'topbar',
 ]);
 
 /** Substrings that mark consent managers however their vendors spell the class. */
@@ -89,7 +89,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     if (r === 'main') return undefined;
     if (BOILERPLATE_ROLES.has(r) && (r !== 'banner' || !inContent)) return `role:${r}`;
   }
-  if (attrs.get('hidden') !== undefined) return 'hidden';
+  if (attrs.get('hidden') !== undefined && !isStreamedBoundary(attrs)) return 'hidden';
   if (attrs.get('aria-hidden') === 'true') return 'aria-hidden';
   const style = attrs.get('style');
   if (style !== undefined && HIDDEN_STYLE.test(style)) return 'hidden-style';
@@ -105,6 +105,29 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     if (why) return `id:${why}`;
   }
   return undefined;
+}
+
+/**
+ * Whether a drop for this reason can be a misfire on content: only the class/id vocabulary
+ * guesses (a "widget" or "header" word on a content wrapper); tags, roles, hidden markers and
+ * consent names mean what they say.
+ */
+export function mayMisfire(reason: string): boolean {
+  const colon = reason.indexOf(':');
+  if (colon < 0) return false;
+  const kind = reason.slice(0, colon);
+  const word = reason.slice(colon + 1);
+  return (kind === 'class' || kind === 'id') && (ALWAYS_WORDS.has(word) || OUTSIDE_WORDS.has(word));
+}
+
+/**
+ * React's streaming server rendering sends each suspended part of the page late, as
+ * `<div hidden id="S:n">`, and a script moves it into place: that is the page's content, hidden
+ * only until scripts run.
+ */
+function isStreamedBoundary(attrs: AttrSource): boolean {
+  const id = attrs.get('id');
+  return id !== undefined && id.length > 2 && id.charCodeAt(0) === 83 && id.charCodeAt(1) === 58 && /^S:\d+$/.test(id);
 }
 
 function isSearchForm(attrs: AttrSource): boolean {
