@@ -20,6 +20,7 @@ import {
   boilerplateReason,
   candidateText,
   chooseLandmark,
+  isRailHeading,
   mayMisfire,
   isNearlyEmpty,
   landmarkKind,
@@ -100,10 +101,20 @@ const BLOCK: ReadonlySet<string> = new Set([
   'details', 'summary', 'address', 'center', 'hgroup', 'colgroup', 'col',
 ]);
 
+const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+
 const SCRIPT_URL = /^[\s\p{Cc}]*(?:javascript|vbscript):/iu;
 
 function isHtmlSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+}
+
+/** A position in the output, with the counters to restore when it is cut back to. */
+interface Mark {
+  startChunk: number;
+  startText: number;
+  startLink: number;
+  startH1: number;
 }
 
 /** Per-open-element state; restored when the element closes. Frames are reused by depth. */
@@ -122,6 +133,8 @@ class Frame {
   linkNodeStart = 0;
   linkOuterNode = -1;
   linkOuterAtOpen = 0;
+  /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
+  rail = false;
   startChunk = 0;
   startText = 0;
   startLink = 0;
@@ -138,6 +151,7 @@ class Frame {
     this.landmark = false;
     this.link = false;
     this.anchor = false;
+    this.rail = false;
     this.node = -1;
     return this;
   }
@@ -201,6 +215,10 @@ export class ContentFilter {
   private h1Kept = 0;
   private h1Capture = -1;
   private h1Buf = '';
+  /** The h2-h6 being read (its depth, text and where its text starts), for rail headings. */
+  private headCapture = -1;
+  private headBuf = '';
+  private headStartText = 0;
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
   /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
@@ -333,11 +351,17 @@ export class ContentFilter {
       }
     } else if (name === 'img') this.atBlockStart = false;
     if (name === 'h1') this.h1Kept++;
+    else if (this.onlyMain && this.headCapture < 0 && HEADINGS.has(name)) {
+      this.headCapture = depth;
+      this.headBuf = '';
+      this.headStartText = this.keptText;
+    }
     this.out.push(this.full ? this.fullOpenTag(name, attrs, frame) : this.minimalOpenTag(name, attrs, frame));
   }
 
   text(data: string): void {
     if (this.h1Capture >= 0) this.h1Buf += data;
+    if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += data;
     if (this.hardDrop >= 0 || (this.includeStarts !== undefined && this.includeDepth < 0)) {
       // Text only <noscript> holds still counts as the page's: see ContentOptions.lenient.
       if (this.droppingNoscript && this.onlyMain) this.baseText += data.length;
@@ -391,7 +415,12 @@ export class ContentFilter {
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
-      this.pruneLinkBlock(frame);
+      if (frame.rail) this.truncateTo(frame);
+      else this.pruneLinkBlock(frame);
+    }
+    if (depth === this.headCapture) {
+      this.headCapture = -1;
+      if (isRailHeading(cleanText(this.headBuf))) this.markRail();
     }
     const c = frame.candidate;
     if (c !== undefined) {
@@ -494,6 +523,11 @@ export class ContentFilter {
     if (text <= 0) return;
     const links = this.linkText - frame.startLink;
     if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
+    this.truncateTo(frame);
+  }
+
+  /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */
+  private truncateTo(frame: Mark): void {
     this.out.length = frame.startChunk;
     while (this.nodes.length > 0 && this.nodes[this.nodes.length - 1]!.startChunk >= frame.startChunk) this.nodes.pop();
     this.keptText = frame.startText;
@@ -501,6 +535,22 @@ export class ContentFilter {
     this.h1Kept = frame.startH1;
     for (const c of this.candidates) if (c.startChunk >= frame.startChunk) c.closed = false;
     this.atBlockStart = true;
+  }
+
+  /**
+   * The heading just closed introduces a teaser rail: the outermost open block that starts with
+   * it (holds no text before it) is the rail, dropped when it closes. Landmarks and the
+   * document are never a rail.
+   */
+  private markRail(): void {
+    let rail: Frame | undefined;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (!f.emitted || f.startText !== this.headStartText || f.landmark || i <= this.includeDepth) break;
+      if (f.name === 'body' || f.name === 'html') break;
+      if (f.node >= 0) rail = f;
+    }
+    if (rail !== undefined) rail.rail = true;
   }
 
   private codeClass(name: string, attrs: AttrSource, frame: Frame): string | undefined {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TransformOptions, TransformWants } from '../types.js';
 import { transformPage } from './index.js';
 import { attrsFrom } from './html-util.js';
-import { boilerplateReason } from './main-content.js';
+import { boilerplateReason, isRailHeading } from './main-content.js';
 
 const BASE = 'https://news.example.com/2024/story.html';
 const MD: TransformWants = { markdown: true, html: false, links: false, images: false };
@@ -316,5 +316,19 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     for (const n of [1, 2, 3, 4, 5]) expect(md).toContain(`Teaser ${n} for the item`);
     expect(md).not.toContain('Weather');
+  });
+
+  it('drops a teaser rail that a "You may also like" heading introduces, whatever its classes', () => {
+    const rail = `<div class="c-12"><h2>You may also like:</h2>${[1, 2, 3]
+      .map((n) => `<div><h3>Other story ${n}</h3><p>Another story's teaser, long enough to read as prose, to tempt you away.</p></div>`)
+      .join('')}</div>`;
+    const html = `<body><div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${rail}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Other story');
+    expect(isRailHeading('Related Articles')).toBe(true);
+    expect(isRailHeading('Customers also viewed')).toBe(true);
+    expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
+    expect(isRailHeading('Installation')).toBe(false);
   });
 });

@@ -158,6 +158,19 @@ function furnitureName(value: string, inContent: boolean, isClassList: boolean):
   return undefined;
 }
 
+/**
+ * Headings that introduce a teaser rail rather than content: related or recommended items,
+ * "you may also like", "customers also viewed". Deliberately only phrases that never head a
+ * page's own content ("Latest" or "Most read" can be a listing's own title).
+ */
+const RAIL_HEADING =
+  /^(?:related(?: [\p{L}-]+){0,2}|(?:you|we think you) (?:may|might|will|'ll) (?:also )?(?:like|love|enjoy)(?: these| this)?|you may also be interested in|recommended(?: for you| reading| articles| stories| products)?|recently viewed(?: items| products)?|frequently bought together|(?:people|customers) (?:who (?:viewed|bought) this item )?also (?:viewed|bought|liked)|similar (?:items|products|posts|articles|threads|stories)|more (?:from|by) (?:this|the) (?:author|seller|brand|shop|store)|read next|up next|editor'?s'? picks|(?:most )?popular (?:posts|articles|stories)|more (?:stories|articles|posts|news)|sponsored(?: products| content| stories| links)?|explore related items|compare (?:with )?similar items)$/iu;
+
+export function isRailHeading(text: string): boolean {
+  const t = text.replace(/[\s:.…!]+$/u, '').replace(/\s+/g, ' ').replace(/’/g, "'").trim();
+  return t.length > 0 && t.length <= 60 && RAIL_HEADING.test(t);
+}
+
 /** A landmark's extent in the serialized output and the text it holds. */
 export interface Candidate {
   kind: LandmarkKind;
