@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, Util, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, Util, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.js';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { ApiError } from '../../errors.js';
 import type { Ocr } from '../ocr.js';
