@@ -400,7 +400,11 @@ export class ContentFilter {
     const depth = this.stack.length;
     if (frame.emitted) {
       if (name === 'dt' && !this.full) this.out.push('</strong>');
-      if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
+      if (frame.link && this.isEmptyLink(frame)) {
+        // A link with nothing to show (an icon font, a share button) renders as nothing; the
+        // converter would spell out its URL instead.
+        this.out[frame.startChunk] = '';
+      } else if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
       if (BLOCK.has(name)) this.atBlockStart = true;
     }
     if (frame.link) {
@@ -492,6 +496,18 @@ export class ContentFilter {
           ? this.maxDroppedStart
           : undefined,
     };
+  }
+
+  /** Whether the link being closed holds no text and no image. */
+  private isEmptyLink(frame: Frame): boolean {
+    if (this.keptText - frame.startText > 32) return false;
+    for (let i = frame.startChunk + 1; i < this.out.length; i++) {
+      const c = this.out[i]!;
+      if (c.charCodeAt(0) === 60) {
+        if (c.startsWith('<img')) return false;
+      } else if (c.trim() !== '') return false;
+    }
+    return true;
   }
 
   /** Moves a just-closed long link's text from link text to card text (see LONG_LINK_TEXT). */

@@ -121,6 +121,12 @@ describe('toMarkdown: URLs', () => {
     expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
   });
 
+  it('drops links with nothing to show instead of spelling out their URL', () => {
+    expect(md('<p>Share <a href="/s"> </a><a href="/t"><i class="icon"></i></a> or <a href="/u">read</a>.</p>')).toBe(
+      'Share or [read](https://example.com/u).',
+    );
+  });
+
   it('drops javascript: link targets but keeps the link text', () => {
     expect(md('<p><a href="javascript:void(0)">click</a></p>')).toBe('click');
   });

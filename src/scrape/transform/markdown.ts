@@ -112,6 +112,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[([^\]]*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
+const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
 
 /**
  * Trims trailing whitespace, collapses runs of blank lines to one, and (optionally) replaces
@@ -144,7 +145,9 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
     if (closedFence && raw !== '') out.push('');
     closedFence = false;
     const last = raw.charCodeAt(raw.length - 1);
-    const line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
+    let line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
+    // Inline elements that rendered as nothing leave doubled spaces between words.
+    if (line.includes('  ')) line = line.replace(INNER_SPACES, ' ');
     const m = mayFence ? FENCE.exec(line) : null;
     if (m) {
       fence = m[1]!;
