@@ -96,25 +96,60 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   const useHints = unhinted >= hinted || (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted);
   const sum = new Float64Array(count);
   const text = new Float64Array(count);
+  // Nodes are in document order, so a subtree is the node and the `size - 1` nodes after it.
+  const size = new Int32Array(count);
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     const s = sum[i]! + vote(n, useHints);
     const t = text[i]! + n.plain + n.link + n.card;
+    const z = size[i]! + 1;
     sum[i] = s;
     text[i] = t;
+    size[i] = z;
     const p = n.parent - from;
     if (p >= 0 && p < count) {
       sum[p] = sum[p]! + s;
       text[p] = text[p]! + t;
+      size[p] = size[p]! + z;
     }
   }
   let best = -1;
   for (let i = 0; i < count; i++) if (best < 0 || sum[i]! > sum[best]!) best = i;
   if (best < 0 || sum[best]! <= 0) return undefined;
   const root = nodes[from + best]!;
-  return {
-    ranges: [[root.startChunk, root.endChunk]],
-    text: text[best]!,
-    h1s: root.endH1 - root.startH1,
+  // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
+  // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,
+  // a table of contents) stay.
+  const holes: number[] = [];
+  const trim = (at: number): void => {
+    const kids: number[] = [];
+    for (let i = at + 1; i < at + size[at]!; i += size[i]!) kids.push(i);
+    let first = -1;
+    let last = -1;
+    for (let k = 0; k < kids.length; k++) {
+      if (sum[kids[k]!]! > 0) {
+        if (first < 0) first = k;
+        last = k;
+      }
+    }
+    if (first < 0) return;
+    for (let k = 0; k < kids.length; k++) if ((k < first || k > last) && sum[kids[k]!]! < 0) holes.push(kids[k]!);
+    trim(kids[first]!);
+    if (last !== first) trim(kids[last]!);
   };
+  trim(best);
+  holes.sort((a, b) => a - b);
+  const ranges: Array<[number, number]> = [];
+  let keptText = text[best]!;
+  let h1s = root.endH1 - root.startH1;
+  let at = root.startChunk;
+  for (const i of holes) {
+    const n = nodes[from + i]!;
+    if (n.startChunk > at) ranges.push([at, n.startChunk]);
+    at = n.endChunk;
+    keptText -= text[i]!;
+    h1s -= n.endH1 - n.startH1;
+  }
+  if (root.endChunk > at) ranges.push([at, root.endChunk]);
+  return { ranges, text: keptText, h1s };
 }

@@ -331,4 +331,14 @@ describe('content scoring', () => {
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
   });
+
+  it('trims link-led blocks from the edges of the content, and keeps them between paragraphs', () => {
+    const filed = (n: number) => `<div>Filed ${n} under these topics here <a href="/t${n}">Politics</a> <a href="/c${n}">Council</a></div>`;
+    const html = `<body><div>${filed(1)}<p>${prose(1)}</p>${filed(2)}<p>${prose(2)}</p>${filed(3)}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(1));
+    expect(md).toContain('Filed 2 under');
+    expect(md).not.toContain('Filed 1 under');
+    expect(md).not.toContain('Filed 3 under');
+  });
 });
