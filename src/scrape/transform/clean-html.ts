@@ -460,6 +460,7 @@ export class ContentFilter {
     let chunks: string[] = this.out;
     let keptText = this.keptText;
     let h1s = this.h1Kept;
+    let rootName: string | undefined;
     if (this.onlyMain) {
       const chosen = chooseLandmark(this.candidates, this.keptText);
       let from = 0;
@@ -478,9 +479,11 @@ export class ContentFilter {
         chunks = picked.ranges.length === 1 ? this.out.slice(picked.ranges[0]![0], picked.ranges[0]![1]) : picked.ranges.flatMap(([s, e]) => this.out.slice(s, e));
         keptText = picked.text;
         h1s = picked.h1s;
+        rootName = picked.root;
       }
     }
     let html = chunks.join('');
+    if (rootName !== undefined) html = standalone(html, rootName);
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
       html = `<h1>${escapeText(this.firstH1)}</h1>\n${html}`;
@@ -677,6 +680,31 @@ export class ContentFilter {
     if (srcset === undefined) return undefined;
     const best = bestSrcsetCandidate(srcset);
     return best === undefined ? undefined : this.resolve(best, true);
+  }
+}
+
+/**
+ * Makes a chosen subtree whose root only means something inside its parent (a layout table's
+ * cell, a list item) convertible on its own: a cell is unwrapped, rows and items get their
+ * container back.
+ */
+function standalone(html: string, root: string): string {
+  switch (root) {
+    case 'td':
+    case 'th':
+      return html.replace(/^<t[dh]\b[^>]*>/, '').replace(/<\/t[dh]>$/, '');
+    case 'tr':
+    case 'thead':
+    case 'tbody':
+    case 'tfoot':
+      return `<table>${html}</table>`;
+    case 'li':
+      return `<ul>${html}</ul>`;
+    case 'dt':
+    case 'dd':
+      return `<dl>${html}</dl>`;
+    default:
+      return html;
   }
 }
 

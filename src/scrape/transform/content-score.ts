@@ -34,6 +34,8 @@ export interface Selection {
   /** Text length kept. */
   text: number;
   h1s: number;
+  /** Tag name of the chosen subtree's root. */
+  root: string;
 }
 
 /** Class/id words of discussion and teaser areas: prose there is not the page's content. */
@@ -56,6 +58,8 @@ function negativeName(v: string | undefined): boolean {
 }
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Blocks that are content whatever their votes: a subtree that has them beside its dominant child is kept whole. */
+const STRUCTURE: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre']);
 
 /** A block's own vote. */
 function vote(n: BlockNode, useHints: boolean): number {
@@ -74,6 +78,8 @@ const PROSE_MIN = 40;
 const OWN_PROSE_MIN = 700;
 const OWN_PROSE_SHARE = 0.1;
 const NEGATIVE_PROSE = 0.5;
+const DOMINANT_SHARE = 0.8;
+const DOMINANT_TEXT = 0.5;
 
 /**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
@@ -116,6 +122,21 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   let best = -1;
   for (let i = 0; i < count; i++) if (best < 0 || sum[i]! > sum[best]!) best = i;
   if (best < 0 || sum[best]! <= 0) return undefined;
+  // A child that carries nearly all of the subtree's positive weight and most of its text is
+  // the content; what else is beside it is a donation appeal, an author box, captions, bylines.
+  // Not when headings, code or tables sit beside it: those are the content's own structure.
+  for (;;) {
+    let top = -1;
+    let positive = Math.max(0, vote(nodes[from + best]!, useHints));
+    let structured = false;
+    for (let i = best + 1; i < best + size[best]!; i += size[i]!) {
+      if (sum[i]! > 0) positive += sum[i]!;
+      if (top < 0 || sum[i]! > sum[top]!) top = i;
+      if (STRUCTURE.has(nodes[from + i]!.name)) structured = true;
+    }
+    if (structured || top < 0 || sum[top]! < DOMINANT_SHARE * positive || text[top]! < DOMINANT_TEXT * text[best]!) break;
+    best = top;
+  }
   const root = nodes[from + best]!;
   // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
   // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,
@@ -151,5 +172,5 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     h1s -= n.endH1 - n.startH1;
   }
   if (root.endChunk > at) ranges.push([at, root.endChunk]);
-  return { ranges, text: keptText, h1s };
+  return { ranges, text: keptText, h1s, root: root.name };
 }

@@ -341,4 +341,18 @@ describe('content scoring', () => {
     expect(md).not.toContain('Filed 1 under');
     expect(md).not.toContain('Filed 3 under');
   });
+
+  it('narrows to the block that carries nearly all of the prose, leaving a trailing appeal out', () => {
+    const html = `<body><div><div class="a">${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div class="b"><p>Support our newsroom today: your gift keeps this work free for everyone.</p></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(8));
+    expect(md).not.toContain('Support our newsroom');
+  });
+
+  it('unwraps a layout table cell chosen as the content', () => {
+    const html = `<body><table><tr><td><a href="/">Home</a></td><td>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</td></tr></table></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+  });
 });
