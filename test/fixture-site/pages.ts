@@ -42,6 +42,7 @@ export const pages: Record<string, (origin: string) => string> = {
       <h1>The Quiet Art of Bread Baking</h1>
       <p class="byline">By Ada Baker</p>
       <p>Sourdough rewards patience. A starter needs <strong>days</strong> of feeding before it can raise a loaf, and every kitchen grows a slightly different culture.</p>
+      <p>Feeding schedules are covered in <a href="/guides/starter">our starter guide</a>; the flour we use is milled by <a href="https://example.org/flour">a small flour mill</a> near the bakery, and <a href="//cdn.example.net/pdf/bread.pdf">the printable PDF</a> has every step of the method on one page.</p>
       <h2>What you need</h2>
       <ul>
         <li>Flour, water and salt</li>
@@ -57,7 +58,6 @@ export const pages: Record<string, (origin: string) => string> = {
       <pre><code class="language-python">def hydration(flour, water):
     return water / flour</code></pre>
       <blockquote>Bake the bread you want to eat.</blockquote>
-      <p>Read more in <a href="/guides/starter">our starter guide</a>, the <a href="https://example.org/flour">flour mill</a> or <a href="//cdn.example.net/pdf/bread.pdf">the printable PDF</a>.</p>
       <img src="/images/crumb.jpg" alt="An open crumb">
       <img src="${RED_DOT}" alt="a red dot">
     </article>
