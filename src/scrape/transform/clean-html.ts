@@ -27,16 +27,17 @@ import {
 } from './main-content.js';
 import { type BlockNode, blockHint, selectContent } from './content-score.js';
 import { codeLanguage } from './markdown.js';
+import { type MdMark, type MdOpen, MarkdownWriter } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import type { Resolver } from './url.js';
 
 export interface ContentOptions {
   onlyMainContent: boolean;
   /**
-   * 'minimal' keeps only the attributes markdown conversion reads (smaller and faster to
-   * convert); 'full' keeps every attribute except event handlers, for the `html` format.
+   * 'markdown' writes markdown as the page streams past; 'html' writes cleaned HTML that keeps
+   * every attribute except event handlers, for the `html` format.
    */
-  attributes: 'minimal' | 'full';
+  output: 'markdown' | 'html';
   /** Start offsets of elements matched by includeTags; when set, only those subtrees are kept. */
   includeStarts?: ReadonlySet<number>;
   /** Start offsets of elements matched by excludeTags. */
@@ -52,7 +53,8 @@ export interface ContentOptions {
 }
 
 export interface ContentResult {
-  html: string;
+  /** The kept content, as markdown or HTML (see ContentOptions.output). */
+  content: string;
   /** Length of the text kept in `html`. */
   keptText: number;
   /** Length of the text the page would keep without boilerplate removal. */
@@ -115,6 +117,10 @@ interface Mark {
   startText: number;
   startLink: number;
   startH1: number;
+  /** Block nodes and landmark candidates recorded before it. */
+  startNode: number;
+  startCandidate: number;
+  md: MdMark;
 }
 
 /** Per-open-element state; restored when the element closes. Frames are reused by depth. */
@@ -135,10 +141,25 @@ class Frame {
   linkOuterAtOpen = 0;
   /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
   rail = false;
+  /** The markdown writer's state when this element opened, to restore if it is removed. */
+  readonly md: MdMark = {
+    sep: 0,
+    sepPrefix: '',
+    space: false,
+    lineStart: true,
+    fresh: 0,
+    flushed: 0,
+    cells: 0,
+    rows: 0,
+    rowOpen: false,
+    heading: '',
+  };
   startChunk = 0;
   startText = 0;
   startLink = 0;
   startH1 = 0;
+  startNode = 0;
+  startCandidate = 0;
   node = -1;
 
   reset(name: string): this {
@@ -157,18 +178,8 @@ class Frame {
   }
 }
 
-// Serialized bare tags, built once per tag name rather than once per element.
-const bareOpen = new Map<string, string>();
+// Serialized closing tags, built once per tag name rather than once per element.
 const bareClose = new Map<string, string>();
-
-function openTagFor(name: string): string {
-  let t = bareOpen.get(name);
-  if (t === undefined) {
-    t = `<${name}>`;
-    if (bareOpen.size < 512) bareOpen.set(name, t);
-  }
-  return t;
-}
 
 function closeTagFor(name: string): string {
   let t = bareClose.get(name);
@@ -184,9 +195,11 @@ export class ContentFilter {
   private readonly stack: Frame[] = [];
   private readonly pool: Frame[] = [];
   private readonly candidates: Candidate[] = [];
+  private landmarkSeq = 0;
   private readonly onlyMain: boolean;
   private readonly lenient: boolean;
-  private readonly full: boolean;
+  /** Writes markdown instead of HTML (see ContentOptions.output). */
+  private readonly md: MarkdownWriter | undefined;
   private readonly includeStarts: ReadonlySet<number> | undefined;
   private readonly excludeStarts: ReadonlySet<number> | undefined;
   /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
@@ -231,7 +244,7 @@ export class ContentFilter {
   ) {
     this.onlyMain = opts.onlyMainContent;
     this.lenient = opts.lenient === true;
-    this.full = opts.attributes === 'full';
+    this.md = opts.output === 'markdown' ? new MarkdownWriter(this.out) : undefined;
     this.includeStarts = opts.includeStarts;
     this.keepStarts = opts.keepStarts;
     this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
@@ -290,6 +303,10 @@ export class ContentFilter {
             kind,
             startChunk: this.out.length,
             endChunk: -1,
+            startNode: this.nodes.length,
+            endNode: -1,
+            seq: this.landmarkSeq++,
+            closeSeq: -1,
             startText: this.keptText,
             endText: -1,
             startH1: this.h1Kept,
@@ -313,8 +330,8 @@ export class ContentFilter {
           this.lang = l;
         }
       }
-      // The html format keeps every element; only markdown input drops attribute-only wrappers.
-      if (!this.full && UNWRAP.has(name)) return;
+      // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
+      if (this.md !== undefined && UNWRAP.has(name)) return;
     }
 
     frame.emitted = true;
@@ -322,6 +339,8 @@ export class ContentFilter {
     frame.startText = this.keptText;
     frame.startLink = this.linkText;
     frame.startH1 = this.h1Kept;
+    frame.startNode = this.nodes.length;
+    frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
     if (name === 'a' && attrs.get('href') !== undefined) {
       frame.link = true;
       this.inLink++;
@@ -356,7 +375,10 @@ export class ContentFilter {
       this.headBuf = '';
       this.headStartText = this.keptText;
     }
-    this.out.push(this.full ? this.fullOpenTag(name, attrs, frame) : this.minimalOpenTag(name, attrs, frame));
+    if (this.md !== undefined) {
+      if (frame.node >= 0) this.md.mark(frame.md);
+      this.md.open(name, this.mdInfo(name, attrs, frame));
+    } else this.out.push(this.fullOpenTag(name, attrs, frame));
   }
 
   text(data: string): void {
@@ -391,7 +413,8 @@ export class ContentFilter {
       if (node.punct === 0) node.punct = countPunct(data);
     }
     this.atBlockStart = false;
-    this.out.push(data);
+    if (this.md !== undefined) this.md.text(data);
+    else this.out.push(data);
   }
 
   close(name: string): void {
@@ -399,10 +422,9 @@ export class ContentFilter {
     if (frame === undefined) return;
     const depth = this.stack.length;
     if (frame.emitted) {
-      if (name === 'dt' && !this.full) this.out.push('</strong>');
-      if (frame.link && this.isEmptyLink(frame)) {
-        // A link with nothing to show (an icon font, a share button) renders as nothing; the
-        // converter would spell out its URL instead.
+      if (this.md !== undefined) this.md.close();
+      else if (frame.link && this.isEmptyLink(frame)) {
+        // A link with nothing to show (an icon font, a share button) renders as nothing.
         this.out[frame.startChunk] = '';
       } else if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
       if (BLOCK.has(name)) this.atBlockStart = true;
@@ -429,6 +451,8 @@ export class ContentFilter {
     const c = frame.candidate;
     if (c !== undefined) {
       c.endChunk = this.out.length;
+      c.endNode = this.nodes.length;
+      c.closeSeq = this.landmarkSeq++;
       c.endText = this.keptText;
       c.endH1 = this.h1Kept;
       c.closed = true;
@@ -469,10 +493,8 @@ export class ContentFilter {
         chunks = this.out.slice(chosen.startChunk, chosen.endChunk);
         keptText = candidateText(chosen);
         h1s = chosen.endH1 - chosen.startH1;
-        while (from < to && this.nodes[from]!.startChunk < chosen.startChunk) from++;
-        let end = from;
-        while (end < to && this.nodes[end]!.startChunk < chosen.endChunk) end++;
-        to = end;
+        from = chosen.startNode;
+        to = chosen.endNode;
       }
       const picked = selectContent(this.nodes, from, to);
       if (picked !== undefined) {
@@ -482,15 +504,15 @@ export class ContentFilter {
         rootName = picked.root;
       }
     }
-    let html = chunks.join('');
-    if (rootName !== undefined) html = standalone(html, rootName);
+    let content = chunks.join('');
+    if (rootName !== undefined) content = this.md !== undefined ? standaloneMarkdown(content, rootName) : standalone(content, rootName);
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
-      html = `<h1>${escapeText(this.firstH1)}</h1>\n${html}`;
+      content = this.md !== undefined ? MarkdownWriter.title(this.firstH1) + content : `<h1>${escapeText(this.firstH1)}</h1>\n${content}`;
       keptText += this.firstH1.length;
     }
     return {
-      html,
+      content,
       keptText,
       baseText: this.baseText,
       nearlyEmpty: this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText),
@@ -548,11 +570,12 @@ export class ContentFilter {
   /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */
   private truncateTo(frame: Mark): void {
     this.out.length = frame.startChunk;
-    while (this.nodes.length > 0 && this.nodes[this.nodes.length - 1]!.startChunk >= frame.startChunk) this.nodes.pop();
+    this.md?.restore(frame.md);
+    this.nodes.length = frame.startNode;
     this.keptText = frame.startText;
     this.linkText = frame.startLink;
     this.h1Kept = frame.startH1;
-    for (const c of this.candidates) if (c.startChunk >= frame.startChunk) c.closed = false;
+    for (let i = frame.startCandidate; i < this.candidates.length; i++) this.candidates[i]!.closed = false;
     this.atBlockStart = true;
   }
 
@@ -586,45 +609,31 @@ export class ContentFilter {
     return codeLanguage(attrs.get('class'));
   }
 
-  private minimalOpenTag(name: string, attrs: AttrSource, frame: Frame): string {
+  /** What the markdown writer needs to know about an element being opened. */
+  private mdInfo(name: string, attrs: AttrView, frame: Frame): MdOpen | undefined {
     switch (name) {
       case 'a': {
         const href = attrs.get('href');
-        if (href === undefined) return '<a>';
-        const url = this.linkTarget(href);
-        return url === undefined ? '<a>' : `<a href="${escapeAttr(url)}">`;
+        return { url: href === undefined ? undefined : this.linkTarget(href) };
       }
-      case 'img': {
-        const src = this.imageTarget(attrs);
-        let tag = '<img';
-        if (src !== undefined) tag += ` src="${escapeAttr(src)}"`;
-        const alt = attrs.get('alt');
-        if (alt !== undefined) tag += ` alt="${requoteRaw(alt)}"`;
-        return tag + '>';
-      }
+      case 'img':
+        return { url: this.imageTarget(attrs), alt: attrs.get('alt') };
       case 'pre':
-      case 'code': {
-        const l = this.codeClass(name, attrs, frame);
-        return l === undefined ? `<${name}>` : `<${name} class="language-${l}">`;
+      case 'code':
+        return { lang: this.codeClass(name, attrs, frame) };
+      case 'ol': {
+        const start = attrs.get('start');
+        const n = start === undefined ? NaN : parseInt(start, 10);
+        return Number.isFinite(n) ? { start: n } : undefined;
       }
       case 'td':
       case 'th': {
-        let tag = `<${name}`;
-        const colspan = attrs.get('colspan');
-        const rowspan = attrs.get('rowspan');
-        if (colspan !== undefined) tag += ` colspan="${requoteRaw(colspan)}"`;
-        if (rowspan !== undefined) tag += ` rowspan="${requoteRaw(rowspan)}"`;
-        return tag + '>';
+        const span = attrs.get('colspan');
+        const n = span === undefined ? NaN : parseInt(span, 10);
+        return n > 1 ? { colspan: Math.min(n, 64) } : undefined;
       }
-      case 'ol': {
-        const start = attrs.get('start');
-        return start === undefined ? '<ol>' : `<ol start="${requoteRaw(start)}">`;
-      }
-      case 'dt':
-        // A bold term keeps "term / definition" apart once the markdown is rendered.
-        return '<dt><strong>';
       default:
-        return openTagFor(name);
+        return undefined;
     }
   }
 
@@ -706,6 +715,11 @@ function standalone(html: string, root: string): string {
     default:
       return html;
   }
+}
+
+/** Markdown counterpart of `standalone`: a cell chosen on its own loses its pipes. */
+function standaloneMarkdown(md: string, root: string): string {
+  return root === 'td' || root === 'th' ? md.replace(/^\| /, '').replace(/ \|$/, '') : md;
 }
 
 function dataLanguage(attrs: AttrSource): string | undefined {

@@ -54,9 +54,31 @@ describe('markdown fidelity', () => {
     expect(md('<pre>plain   spaced\n  text</pre>')).toBe('```\nplain   spaced\n  text\n```');
   });
 
+  it('fences code that itself holds a fence with a longer fence', () => {
+    expect(md('<pre><code>echo ```\ndone</code></pre>')).toBe('````\necho ```\ndone\n````');
+  });
+
+  it('keeps a code block inside a list item indented under the item', () => {
+    const html = '<ol><li>Build it<pre><code class="language-sh">make</code></pre></li><li>Run it</li></ol>';
+    expect(md(html)).toBe('1. Build it\n\n   ```sh\n   make\n   ```\n\n2. Run it');
+  });
+
+  it('escapes pipes inside table cells and keeps columns aligned under a colspan', () => {
+    const html = '<table><tr><th colspan="2">Both</th><th>C</th></tr><tr><td>a|b</td><td>x</td><td>y</td></tr></table>';
+    expect(md(html)).toBe('| Both | | C |\n| --- | --- | --- |\n| a\\|b | x | y |');
+  });
+
   it('renders block quotes, nested ones with a deeper marker', () => {
     const html = '<blockquote><p>Quoted words.</p><blockquote><p>Nested.</p></blockquote></blockquote>';
     expect(md(html)).toBe('> Quoted words.\n>\n> > Nested.');
+  });
+
+  it('quotes a list inside a block quote line by line', () => {
+    expect(md('<blockquote><p>Quote:</p><ul><li>one</li><li>two</li></ul></blockquote>')).toBe('> Quote:\n>\n> - one\n> - two');
+  });
+
+  it('writes nothing for empty emphasis and keeps spaces outside markers', () => {
+    expect(md('<p>x <strong> </strong> y <em>z </em>w</p>')).toBe('x y *z* w');
   });
 
   it('makes link and image URLs absolute against the page URL', () => {

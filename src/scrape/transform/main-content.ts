@@ -171,16 +171,29 @@ export function isRailHeading(text: string): boolean {
   return t.length > 0 && t.length <= 60 && RAIL_HEADING.test(t);
 }
 
-/** A landmark's extent in the serialized output and the text it holds. */
+/**
+ * A landmark's extent in the output (chunks), in the block tree (nodes) and in open/close order
+ * (`seq`/`closeSeq`: chunk extents can coincide when the output writes nothing for a wrapper),
+ * and the text it holds.
+ */
 export interface Candidate {
   kind: LandmarkKind;
   startChunk: number;
   endChunk: number;
+  startNode: number;
+  endNode: number;
+  seq: number;
+  closeSeq: number;
   startText: number;
   endText: number;
   startH1: number;
   endH1: number;
   closed: boolean;
+}
+
+/** Whether `outer` opened before `inner` and closed after it (or is it). */
+function encloses(outer: Candidate, inner: Candidate): boolean {
+  return outer.seq <= inner.seq && outer.closeSeq >= inner.closeSeq;
 }
 
 export function candidateText(c: Candidate): number {
@@ -216,10 +229,8 @@ export function chooseLandmark(candidates: readonly Candidate[], keptText: numbe
     (c) =>
       c.kind === 'article' &&
       c.closed &&
-      (!scope || (c.startChunk >= scope.startChunk && c.endChunk <= scope.endChunk)) &&
-      !candidates.some(
-        (o) => o !== c && o.kind === 'article' && o.startChunk < c.startChunk && o.endChunk >= c.endChunk,
-      ),
+      (!scope || encloses(scope, c)) &&
+      !candidates.some((o) => o !== c && o.kind === 'article' && encloses(o, c)),
   );
   if (articles.length > 0 && scopeText > 0) {
     const sorted = [...articles].sort((a, b) => candidateText(b) - candidateText(a));

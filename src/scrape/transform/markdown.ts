@@ -1,33 +1,8 @@
 /**
- * HTML → markdown. The converter (kreuzberg, native) sits behind `convertCleanHtml`, so it can be
- * swapped without touching callers; everything it does not do on its own (absolute URLs, code
- * languages from wrappers, prolog leaks) is handled by the cleaning pass in scan.ts or by the
- * post-processing here.
+ * Markdown helpers: code languages from class conventions, whole-document conversion, and the
+ * final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
  */
-import kreuzberg from '@kreuzberg/html-to-markdown-node';
-import type {
-  CodeBlockStyle,
-  ConversionOptions,
-  HeadingStyle,
-  NewlineStyle,
-} from '@kreuzberg/html-to-markdown-node';
 import { scanDocument } from './scan.js';
-
-// The binding's enums are type-only (empty objects at run time), so their string values are
-// spelled out here.
-const CONVERT_OPTIONS: ConversionOptions = {
-  extractMetadata: false,
-  headingStyle: 'Atx' as HeadingStyle,
-  codeBlockStyle: 'Backticks' as CodeBlockStyle,
-  bullets: '-',
-  // Column padding only costs tokens; readers and LLMs do not need aligned pipes.
-  compactTables: true,
-  // Backslash breaks survive the trailing-whitespace trim below; two-space breaks would not.
-  newlineStyle: 'Backslash' as NewlineStyle,
-  // Our own pass decides what is boilerplate; the converter's navigation stripping would
-  // silently override onlyMainContent=false and includeTags.
-  preprocessing: { enabled: false },
-};
 
 /** Languages that name no language: a fence without a tag says the same more plainly. */
 const NON_LANGUAGES = new Set(['none', 'default', 'text', 'plain', 'plaintext', 'nohighlight', 'no-highlight', 'txt']);
@@ -55,45 +30,9 @@ export function codeLanguage(classAttr: string | undefined): string | undefined 
   return undefined;
 }
 
-// Whitespace runs a browser would render as one space (single spaces need no rewrite).
-const WS_RUN = /[\t\n\r\f][ \t\n\r\f]*| [ \t\n\r\f]+/g;
-const PRE_BLOCK = /<pre[\s>][\s\S]*?<\/pre>/g;
-
-/**
- * Collapses whitespace outside <pre> in cleaned HTML. Done once over the whole string: one
- * regex pass is far cheaper than one per text node, and the converter keeps source newlines
- * inside paragraphs otherwise.
- */
-export function collapseWhitespace(html: string): string {
-  if (!html.includes('<pre')) return html.replace(WS_RUN, ' ');
-  let out = '';
-  let last = 0;
-  PRE_BLOCK.lastIndex = 0;
-  for (let m = PRE_BLOCK.exec(html); m !== null; m = PRE_BLOCK.exec(html)) {
-    out += html.slice(last, m.index).replace(WS_RUN, ' ') + m[0];
-    last = m.index + m[0].length;
-  }
-  return out + html.slice(last).replace(WS_RUN, ' ');
-}
-
 export interface MarkdownOptions {
   /** Replace `data:` image sources with their alt text (default true). */
   removeBase64Images?: boolean;
-}
-
-/**
- * Converts HTML that has already been through the cleaning pass (absolute URLs, code languages
- * on `<pre>`, no prolog) and tidies the result.
- */
-export function convertCleanHtml(cleanHtml: string, opts: MarkdownOptions = {}): string {
-  let md: string;
-  try {
-    md = kreuzberg.convert(collapseWhitespace(cleanHtml), CONVERT_OPTIONS).content ?? '';
-  } catch {
-    // The converter only fails on input it cannot read at all; plain text beats an error.
-    md = cleanHtml.replace(/<[^>]*>/g, ' ').replace(/[ \t]+/g, ' ');
-  }
-  return postprocessMarkdown(md, opts.removeBase64Images ?? true);
 }
 
 /**
@@ -103,12 +42,13 @@ export function convertCleanHtml(cleanHtml: string, opts: MarkdownOptions = {}):
 export function toMarkdown(html: string, baseUrl: string, opts: MarkdownOptions = {}): string {
   const scan = scanDocument(html, {
     baseUrl,
-    content: { onlyMainContent: false, attributes: 'minimal' },
+    content: { onlyMainContent: false, output: 'markdown' },
   });
-  return convertCleanHtml(scan.content?.html ?? '', opts);
+  return postprocessMarkdown(scan.content?.content ?? '', opts.removeBase64Images ?? true);
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+// A fence, possibly indented under list items or prefixed by block quotes.
+const FENCE = /^(?:[ ]*>)*[ ]*(`{3,}|~{3,})/;
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[([^\]]*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
@@ -134,7 +74,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
     if (fence !== null) {
       out.push(raw);
       const m = mayFence ? FENCE.exec(raw) : null;
-      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && raw.trim() === m[1]) {
+      if (m && m[1]![0] === fence[0] && m[1]!.length >= fence.length && raw.slice(m.index + m[0].length).trim() === '') {
         fence = null;
         closedFence = true;
       }

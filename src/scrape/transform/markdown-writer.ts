@@ -1,0 +1,651 @@
+/**
+ * Streaming HTML → markdown. The content pass (clean-html.ts) calls open/text/close for the
+ * elements it keeps, and the writer appends markdown to the pass's chunk array, so content
+ * selection slices markdown by the same chunk indices it would slice HTML by, and no second
+ * parse of the page is needed.
+ *
+ * Markdown needs some context HTML does not: a list item's continuation lines are indented, a
+ * quote's lines are prefixed, a table's header row is followed by a rule. The writer keeps that
+ * context as a stack of containers and resolves separators lazily: a block asks for a blank line
+ * (or a newline), and the request is honoured when the next visible content arrives, with the
+ * prefixes of the containers it lands in. Inline markers (`**`, `[`) are likewise written only
+ * when content follows them, so empty emphasis and empty links vanish.
+ */
+import { decodeText } from './html-util.js';
+
+/** What the content pass knows about an element that the markdown needs. */
+export interface MdOpen {
+  /** Absolute link target (a) or image source (img); undefined when there is none usable. */
+  url?: string;
+  /** Raw (entity-encoded) alt text of an image. */
+  alt?: string;
+  /** Code language of a pre. */
+  lang?: string;
+  /** Start number of an ordered list. */
+  start?: number;
+  /** Column span of a table cell. */
+  colspan?: number;
+}
+
+// What each element does; anything else is transparent inline (its text flows through).
+const BLOCK = 1;
+const HEADING = 2;
+const LIST = 3;
+const ITEM = 4;
+const QUOTE = 5;
+const PRE = 6;
+const TABLE = 7;
+const ROW = 8;
+const CELL = 9;
+const STRONG = 10;
+const EMPH = 11;
+const CODE = 12;
+const STRIKE = 13;
+const LINK = 14;
+const IMAGE = 15;
+const BREAK = 16;
+const RULE = 17;
+const TERM = 18;
+const DEFINITION = 19;
+const DEFLIST = 20;
+
+const KINDS: ReadonlyMap<string, number> = new Map([
+  ...[
+    'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'aside', 'nav', 'form', 'fieldset', 'figure',
+    'figcaption', 'details', 'summary', 'address', 'center', 'hgroup', 'caption', 'body', 'html', 'legend',
+    'search', 'dialog', 'menu', 'noscript', 'frameset',
+  ].map((t): [string, number] => [t, BLOCK]),
+  ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((t): [string, number] => [t, HEADING]),
+  ['ul', LIST],
+  ['ol', LIST],
+  ['li', ITEM],
+  ['blockquote', QUOTE],
+  ['pre', PRE],
+  ['listing', PRE],
+  ['xmp', PRE],
+  ['plaintext', PRE],
+  ['table', TABLE],
+  ['tr', ROW],
+  ['td', CELL],
+  ['th', CELL],
+  ['strong', STRONG],
+  ['b', STRONG],
+  ['em', EMPH],
+  ['i', EMPH],
+  ['code', CODE],
+  ['kbd', CODE],
+  ['samp', CODE],
+  ['tt', CODE],
+  ['del', STRIKE],
+  ['s', STRIKE],
+  ['strike', STRIKE],
+  ['a', LINK],
+  ['img', IMAGE],
+  ['br', BREAK],
+  ['hr', RULE],
+  ['dt', TERM],
+  ['dd', DEFINITION],
+  ['dl', DEFLIST],
+]);
+
+/** A container whose lines carry a prefix: the document, a list item, a quote, a definition. */
+interface Container {
+  /** Prefix of its continuation lines. */
+  cont: string;
+  /** Prefix of its first line (a list marker), when different. */
+  marker: string | undefined;
+}
+
+/** An open inline marker pair; `at` is the chunk index of its opener once written, else -1. */
+interface Inline {
+  kind: number;
+  open: string;
+  url: string;
+  at: number;
+  /** Longest backtick run inside a code span. */
+  ticks: number;
+}
+
+interface ListState {
+  ordered: boolean;
+  next: number;
+}
+
+interface TableState {
+  rows: number;
+  cells: number;
+  rowOpen: boolean;
+}
+
+/** Writer state to restore when the content pass removes a just-closed element. */
+export interface MdMark {
+  sep: number;
+  sepPrefix: string;
+  space: boolean;
+  lineStart: boolean;
+  fresh: number;
+  flushed: number;
+  cells: number;
+  rows: number;
+  rowOpen: boolean;
+  heading: string;
+}
+
+const SPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
+const NEEDS_COLLAPSE = /[\t\n\r\f\u00a0]| {2}/;
+const TRAILING_SPACE = /[ \t\n\r\f\u00a0]$/;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 0xa0;
+}
+
+function longestRun(s: string, ch: string, prev: number): number {
+  let best = prev;
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === ch) {
+      run++;
+      if (run > best) best = run;
+    } else run = 0;
+  }
+  return best;
+}
+
+export class MarkdownWriter {
+  /** Containers, outermost first; those from index `fresh` on have written nothing yet. */
+  private readonly containers: Container[] = [{ cont: '', marker: undefined }];
+  private fresh = 0;
+  private readonly inlines: Inline[] = [];
+  /** How many of `inlines` (from the outermost) have their opener written. */
+  private flushed = 0;
+  private readonly lists: ListState[] = [];
+  private readonly tables: TableState[] = [];
+  /** Column spans of the open top-level cells. */
+  private readonly spans: number[] = [];
+  /** Element kinds of the open elements the writer handles, to close them in order. */
+  private readonly kinds: number[] = [];
+  /** Pending separator: 0 none, 1 newline, 2 blank line; and the prefix of that blank line. */
+  private sep = 0;
+  private sepPrefix = '';
+  private space = false;
+  private lineStart = true;
+  /** Heading marker waiting for the heading's first content. */
+  private heading = '';
+  private inHeading = 0;
+  private inCell = 0;
+  private inPre = 0;
+  private preStart = false;
+  private preFence = -1;
+  private preTicks = 0;
+  private preEndsWithNewline = true;
+
+  constructor(private readonly out: string[]) {}
+
+  /** Records the state into `m` (frames reuse their record, so marking allocates nothing). */
+  mark(m: MdMark): void {
+    const t = this.tables[this.tables.length - 1];
+    m.sep = this.sep;
+    m.sepPrefix = this.sepPrefix;
+    m.space = this.space;
+    m.lineStart = this.lineStart;
+    m.fresh = this.fresh;
+    m.flushed = this.flushed;
+    m.cells = t?.cells ?? 0;
+    m.rows = t?.rows ?? 0;
+    m.rowOpen = t?.rowOpen ?? false;
+    m.heading = this.heading;
+  }
+
+  restore(m: MdMark): void {
+    this.sep = m.sep;
+    this.sepPrefix = m.sepPrefix;
+    this.space = m.space;
+    this.lineStart = m.lineStart;
+    this.fresh = Math.min(m.fresh, this.containers.length);
+    this.flushed = Math.min(m.flushed, this.inlines.length);
+    for (let i = this.flushed; i < this.inlines.length; i++) this.inlines[i]!.at = -1;
+    const t = this.tables[this.tables.length - 1];
+    if (t !== undefined) {
+      t.cells = m.cells;
+      t.rows = m.rows;
+      t.rowOpen = m.rowOpen;
+    }
+    this.heading = m.heading;
+  }
+
+  open(name: string, info: MdOpen | undefined): void {
+    const kind = KINDS.get(name) ?? 0;
+    this.kinds.push(kind);
+    if (kind === 0) return;
+    if (this.inPre > 0) {
+      if (kind === BREAK) this.preText('\n');
+      // <pre><code class="language-x">: the language is on the code element inside.
+      else if (kind === CODE && info?.lang !== undefined && this.out[this.preFence] === '```') this.out[this.preFence] += info.lang;
+      return;
+    }
+    switch (kind) {
+      case BLOCK:
+      case DEFLIST:
+        this.block(2);
+        return;
+      case HEADING:
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.space = true;
+        } else {
+          this.block(2);
+          this.heading = '#'.repeat(name.charCodeAt(1) - 48) + ' ';
+        }
+        this.inHeading++;
+        return;
+      case LIST:
+        this.block(this.inItem() ? 1 : 2);
+        this.lists.push({ ordered: name === 'ol', next: info?.start ?? 1 });
+        return;
+      case ITEM: {
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.space = true;
+          return;
+        }
+        this.block(1);
+        const list = this.lists[this.lists.length - 1];
+        const marker = list?.ordered ? `${list.next++}. ` : '- ';
+        this.push({ cont: ' '.repeat(marker.length), marker });
+        return;
+      }
+      case QUOTE:
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.space = true;
+          return;
+        }
+        this.block(2);
+        this.push({ cont: '> ', marker: undefined });
+        return;
+      case TERM:
+        this.block(2);
+        this.inline(STRONG, '**', '');
+        return;
+      case DEFINITION:
+        this.block(1);
+        this.push({ cont: '', marker: undefined });
+        return;
+      case PRE:
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.inline(CODE, '`', '');
+          return;
+        }
+        this.block(2);
+        this.flush();
+        this.preFence = this.out.length;
+        this.preTicks = 0;
+        this.out.push('```' + (info?.lang ?? ''));
+        this.out.push('\n' + this.linePrefix());
+        this.inPre++;
+        this.preStart = true;
+        this.preEndsWithNewline = true;
+        return;
+      case TABLE:
+        if (this.inCell > 0) {
+          this.space = true;
+          return;
+        }
+        this.block(2);
+        this.tables.push({ rows: 0, cells: 0, rowOpen: false });
+        return;
+      case ROW:
+        if (this.inCell === 0) this.startRow();
+        else this.space = true;
+        return;
+      case CELL: {
+        if (this.inCell > 0) {
+          this.space = true;
+          this.inCell++;
+          return;
+        }
+        const t = this.tables[this.tables.length - 1];
+        if (t === undefined) {
+          this.space = true;
+          this.inCell++;
+          return;
+        }
+        if (!t.rowOpen) this.startRow();
+        this.spans.push(info?.colspan ?? 1);
+        this.out.push(t.cells === 0 ? '| ' : ' ');
+        this.space = false;
+        this.lineStart = true;
+        this.inCell++;
+        return;
+      }
+      case STRONG:
+        this.inline(STRONG, '**', '');
+        return;
+      case EMPH:
+        this.inline(EMPH, '*', '');
+        return;
+      case STRIKE:
+        this.inline(STRIKE, '~~', '');
+        return;
+      case CODE:
+        this.inline(CODE, '`', '');
+        return;
+      case LINK:
+        if (info?.url !== undefined) this.inline(LINK, '[', info.url);
+        else this.kinds[this.kinds.length - 1] = 0;
+        return;
+      case IMAGE:
+        if (info?.url !== undefined) {
+          this.flush();
+          const alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(/[[\]]/g, '');
+          this.out.push(`![${alt}](${destination(info.url)})`);
+          this.lineStart = false;
+        }
+        return;
+      case BREAK:
+        if (this.inCell > 0 || this.inHeading > 0) this.space = true;
+        else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) {
+          this.out.push('\\\n' + this.linePrefix());
+          this.space = false;
+          this.lineStart = true;
+        }
+        return;
+      case RULE:
+        if (this.inCell > 0 || this.inHeading > 0) return;
+        this.block(2);
+        this.flush();
+        this.out.push('---');
+        this.lineStart = false;
+        this.block(2);
+        return;
+    }
+  }
+
+  close(): void {
+    const kind = this.kinds.pop() ?? 0;
+    if (kind === 0) return;
+    if (this.inPre > 0 && kind !== PRE) return;
+    switch (kind) {
+      case BLOCK:
+      case DEFLIST:
+        this.block(2);
+        return;
+      case HEADING:
+        this.inHeading--;
+        if (this.inHeading === 0 && this.inCell === 0) {
+          this.heading = '';
+          this.block(2);
+        }
+        return;
+      case LIST:
+        if (this.inCell > 0 || this.inHeading > 0) return;
+        this.lists.pop();
+        this.block(this.inItem() ? 1 : 2);
+        return;
+      case ITEM:
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.space = true;
+          return;
+        }
+        this.pop();
+        this.block(1);
+        return;
+      case QUOTE:
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.space = true;
+          return;
+        }
+        this.pop();
+        this.block(2);
+        return;
+      case TERM:
+        this.closeInline();
+        this.block(1);
+        return;
+      case DEFINITION:
+        this.pop();
+        this.block(2);
+        return;
+      case PRE:
+        if (this.inPre === 0) {
+          this.closeInline();
+          return;
+        }
+        this.inPre--;
+        if (!this.preEndsWithNewline) this.out.push('\n' + this.linePrefix());
+        if (this.preTicks >= 3) {
+          const fence = '`'.repeat(this.preTicks + 1);
+          this.out[this.preFence] = fence + this.out[this.preFence]!.slice(3);
+          this.out.push(fence);
+        } else this.out.push('```');
+        this.lineStart = false;
+        this.space = false;
+        this.block(2);
+        return;
+      case TABLE:
+        if (this.inCell > 0) {
+          this.space = true;
+          return;
+        }
+        this.endRow();
+        this.tables.pop();
+        this.block(2);
+        return;
+      case ROW:
+        if (this.inCell === 0) this.endRow();
+        else this.space = true;
+        return;
+      case CELL: {
+        this.inCell--;
+        if (this.inCell > 0) {
+          this.space = true;
+          return;
+        }
+        const t = this.tables[this.tables.length - 1];
+        if (t === undefined) return;
+        this.closeAllInlines();
+        // A cell spanning columns is followed by empty ones, so later cells stay under their headers.
+        const span = this.spans.pop() ?? 1;
+        this.out.push(span > 1 ? ' |' + ' |'.repeat(span - 1) : ' |');
+        t.cells += span;
+        this.space = false;
+        return;
+      }
+      case STRONG:
+      case EMPH:
+      case STRIKE:
+      case CODE:
+      case LINK:
+        this.closeInline();
+        return;
+    }
+  }
+
+  /** Raw (entity-encoded) text. */
+  text(raw: string): void {
+    let s = raw.includes('&') ? decodeText(raw) : raw;
+    if (this.inPre > 0) {
+      this.preText(s);
+      return;
+    }
+    const n = s.length;
+    if (n === 0) return;
+    const lead = isSpace(s.charCodeAt(0));
+    const trail = TRAILING_SPACE.test(s);
+    if (lead || trail || NEEDS_COLLAPSE.test(s)) {
+      s = s.replace(SPACE_RUN, ' ').trim();
+    }
+    if (lead) this.space = true;
+    if (s.length === 0) return;
+    const top = this.inlines[this.inlines.length - 1];
+    if (top !== undefined && top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
+    else if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
+    this.flush();
+    this.out.push(s);
+    this.lineStart = false;
+    if (trail) this.space = true;
+  }
+
+  /** The markdown of the title heading put in front of selected content. */
+  static title(text: string): string {
+    return `# ${text}\n\n`;
+  }
+
+  private preText(s: string): void {
+    if (this.preStart) {
+      // A newline right after <pre> is not part of its content.
+      this.preStart = false;
+      if (s.charCodeAt(0) === 10) s = s.slice(1);
+      else if (s.startsWith('\r\n')) s = s.slice(2);
+    }
+    if (s.length === 0) return;
+    if (s.includes('\r')) s = s.replace(/\r\n?/g, '\n');
+    if (s.includes('`')) this.preTicks = longestRun(s, '`', this.preTicks);
+    const prefix = this.linePrefix();
+    this.out.push(prefix === '' ? s : s.replace(/\n/g, '\n' + prefix));
+    this.preEndsWithNewline = s.charCodeAt(s.length - 1) === 10;
+  }
+
+  private inItem(): boolean {
+    return this.containers.length > 1 && this.containers[this.containers.length - 1]!.marker !== undefined;
+  }
+
+  private push(c: Container): void {
+    this.containers.push(c);
+  }
+
+  private pop(): void {
+    if (this.containers.length <= 1) return;
+    this.containers.pop();
+    if (this.fresh > this.containers.length) this.fresh = this.containers.length;
+  }
+
+  /** Asks for a separator before the next content; ignored at the very start of a container. */
+  private block(n: number): void {
+    if (this.inCell > 0 || this.inHeading > 0) {
+      this.space = true;
+      return;
+    }
+    if (this.fresh < this.containers.length) return;
+    if (this.sep === 0) this.sepPrefix = this.linePrefix();
+    if (n > this.sep) this.sep = n;
+  }
+
+  private inline(kind: number, open: string, url: string): void {
+    this.inlines.push({ kind, open, url, at: -1, ticks: 0 });
+  }
+
+  private closeInline(): void {
+    const f = this.inlines.pop();
+    if (f === undefined) return;
+    if (this.flushed > this.inlines.length) {
+      this.flushed = this.inlines.length;
+      this.out.push(this.closer(f));
+    }
+  }
+
+  /** Ends the open inline markers (before a separator or a cell's end); they reopen on the next content. */
+  private closeAllInlines(): void {
+    for (let i = this.flushed - 1; i >= 0; i--) {
+      const f = this.inlines[i]!;
+      this.out.push(this.closer(f));
+      f.at = -1;
+    }
+    this.flushed = 0;
+  }
+
+  private closer(f: Inline): string {
+    switch (f.kind) {
+      case LINK:
+        return `](${destination(f.url)})`;
+      case CODE: {
+        if (f.ticks === 0) return '`';
+        const d = '`'.repeat(f.ticks + 1);
+        this.out[f.at] = d + ' ';
+        return ' ' + d;
+      }
+      default:
+        return f.open;
+    }
+  }
+
+  /** The prefix of a new line in the current containers; list markers of fresh items included. */
+  private linePrefix(): string {
+    const cs = this.containers;
+    if (cs.length === 1) return '';
+    let p = '';
+    for (let i = 1; i < cs.length; i++) {
+      const c = cs[i]!;
+      p += i >= this.fresh && c.marker !== undefined ? c.marker : c.cont;
+    }
+    return p;
+  }
+
+  /** Writes what must precede visible content: separator, line prefix, space, inline openers. */
+  private flush(): void {
+    if (this.sep > 0) {
+      if (this.flushed > 0) this.closeAllInlines();
+      if (this.out.length > 0 && !this.atDocumentStart()) {
+        const blank = this.sep === 2 ? '\n' + this.sepPrefix.trimEnd() : '';
+        this.out.push(blank + '\n');
+      }
+      this.sep = 0;
+      this.lineStart = true;
+      this.space = false;
+    }
+    if (this.lineStart) {
+      const p = this.linePrefix();
+      if (p !== '' && this.inCell === 0) this.out.push(p);
+      this.fresh = this.containers.length;
+      if (this.heading !== '') {
+        this.out.push(this.heading);
+        this.heading = '';
+      }
+    } else if (this.space) {
+      this.out.push(' ');
+    }
+    this.space = false;
+    this.fresh = this.containers.length;
+    for (let i = this.flushed; i < this.inlines.length; i++) {
+      const f = this.inlines[i]!;
+      f.at = this.out.length;
+      this.out.push(f.open);
+    }
+    this.flushed = this.inlines.length;
+  }
+
+  /** Nothing visible written yet (the chunks so far, if any, are whitespace). */
+  private atDocumentStart(): boolean {
+    return this.out.length === 0;
+  }
+
+  private startRow(): void {
+    const t = this.tables[this.tables.length - 1];
+    if (t === undefined) return;
+    if (t.rowOpen) this.endRow();
+    if (t.rows === 0) {
+      this.flush();
+    } else {
+      this.out.push('\n' + this.linePrefix());
+    }
+    t.rowOpen = true;
+    t.cells = 0;
+  }
+
+  private endRow(): void {
+    const t = this.tables[this.tables.length - 1];
+    if (t === undefined || !t.rowOpen) return;
+    t.rowOpen = false;
+    if (t.cells === 0) return;
+    if (t.rows === 0) this.out.push('\n' + this.linePrefix() + '|' + ' --- |'.repeat(t.cells));
+    t.rows++;
+    this.lineStart = false;
+  }
+}
+
+/** Collapses whitespace and trims. */
+function clean(s: string): string {
+  return s.replace(SPACE_RUN, ' ').trim();
+}
+
+/** A link destination: angle brackets when it holds spaces or parentheses would end it early. */
+function destination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, (c) => (c === '<' ? '%3C' : '%3E'))}>` : url;
+}
