@@ -391,17 +391,22 @@ export class ContentFilter {
     }
     const n = data.length;
     this.baseText += n;
-    if (this.onlyMain && this.anchors === 0 && n >= PROSE_CHUNK && countPunct(data) > 0) {
-      if (this.softDrop >= 0) this.droppedProse += n;
-      else this.keptProse += n;
+    // -1: not looked at yet; whether the chunk has sentence punctuation is wanted at most twice.
+    let punct = -1;
+    if (this.onlyMain && this.anchors === 0 && n >= PROSE_CHUNK) {
+      punct = PUNCT.test(data) ? 1 : 0;
+      if (punct === 1) {
+        if (this.softDrop >= 0) this.droppedProse += n;
+        else this.keptProse += n;
+      }
     }
     if (this.softDrop >= 0) return;
     if (this.atBlockStart && this.inPre === 0) {
-      // Whitespace right after a block boundary is not rendered; the converter would keep it.
+      // Whitespace right after a block boundary is not rendered (the markdown writer handles it itself).
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
       if (i === n) return;
-      if (i > 0) data = data.slice(i);
+      if (i > 0 && this.md === undefined) data = data.slice(i);
     }
     this.keptText += n;
     if (this.inLink > 0) this.linkText += n;
@@ -410,7 +415,7 @@ export class ContentFilter {
       if (this.inLink > 0) node.link += n;
       else node.plain += n;
       // Only whether a block has any punctuation matters (see content-score.ts).
-      if (node.punct === 0) node.punct = countPunct(data);
+      if (node.punct === 0) node.punct = punct >= 0 ? punct : PUNCT.test(data) ? 1 : 0;
     }
     this.atBlockStart = false;
     if (this.md !== undefined) this.md.text(data);
@@ -728,13 +733,5 @@ function dataLanguage(attrs: AttrSource): string | undefined {
   return codeLanguage(`language-${v}`);
 }
 
-/** Sentence punctuation in a text chunk. */
-function countPunct(data: string): number {
-  let n = 0;
-  for (let i = 0; i < data.length; i++) {
-    const c = data.charCodeAt(i);
-    // . , ; ! ? and their full-width / ideographic forms
-    if (c === 46 || c === 44 || c === 59 || c === 33 || c === 63 || c === 0x3002 || c === 0xff0c || c === 0x3001) n++;
-  }
-  return n;
-}
+/** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
+const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;

@@ -54,10 +54,49 @@ export function decodeAttr(raw: string): string {
 /** Decodes character references in raw text content. */
 export function decodeText(raw: string): string {
   if (!raw.includes('&')) return raw;
+  const fast = decodeCommon(raw);
+  if (fast !== undefined) return fast;
   decodedText = '';
   textDecoder.reset();
   textDecoder.end(raw.replace(/</g, '&lt;'));
   return decodedText;
+}
+
+// The references most text uses, decoded without the full decoder; anything else (a rare name,
+// a reference without its semicolon, a C1 code point) goes to htmlparser2's.
+const COMMON: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '\u00a9', reg: '\u00ae',
+  trade: '\u2122', hellip: '\u2026', mdash: '\u2014', ndash: '\u2013', lsquo: '\u2018', rsquo: '\u2019',
+  ldquo: '\u201c', rdquo: '\u201d', sbquo: '\u201a', bdquo: '\u201e', laquo: '\u00ab', raquo: '\u00bb',
+  bull: '\u2022', middot: '\u00b7', times: '\u00d7', divide: '\u00f7', deg: '\u00b0', euro: '\u20ac',
+  pound: '\u00a3', yen: '\u00a5', cent: '\u00a2', sect: '\u00a7', para: '\u00b6', shy: '\u00ad',
+  thinsp: '\u2009', ensp: '\u2002', emsp: '\u2003', zwj: '\u200d', zwnj: '\u200c', larr: '\u2190',
+  rarr: '\u2192', uarr: '\u2191', darr: '\u2193', harr: '\u2194', rArr: '\u21d2', lArr: '\u21d0',
+  minus: '\u2212', plusmn: '\u00b1', frac12: '\u00bd', frac14: '\u00bc', frac34: '\u00be',
+  eacute: '\u00e9', egrave: '\u00e8', aacute: '\u00e1', agrave: '\u00e0', oacute: '\u00f3',
+  uuml: '\u00fc', ouml: '\u00f6', auml: '\u00e4', szlig: '\u00df', ccedil: '\u00e7', ntilde: '\u00f1',
+  iexcl: '\u00a1', iquest: '\u00bf', prime: '\u2032', Prime: '\u2033', dagger: '\u2020', hearts: '\u2665',
+};
+const REFERENCE = /&(?:#([0-9]{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{1,31}))(;?)/g;
+
+function decodeCommon(raw: string): string | undefined {
+  let ok = true;
+  const out = raw.replace(REFERENCE, (m, dec: string | undefined, hex: string | undefined, name: string | undefined, semi: string) => {
+    if (!ok) return m;
+    if (name !== undefined) {
+      const v = semi === ';' ? COMMON[name] : undefined;
+      if (v === undefined) ok = false;
+      return v ?? m;
+    }
+    const cp = dec !== undefined ? parseInt(dec, 10) : parseInt(hex!, 16);
+    // NUL, C1 controls (windows-1252 in browsers), surrogates and out-of-range values need the full rules.
+    if (cp === 0 || (cp >= 0x80 && cp <= 0x9f) || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
+      ok = false;
+      return m;
+    }
+    return String.fromCodePoint(cp);
+  });
+  return ok ? out : undefined;
 }
 
 /** Escapes a decoded string for use inside a double-quoted attribute. */

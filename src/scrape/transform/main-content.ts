@@ -136,8 +136,23 @@ function isSearchForm(attrs: AttrSource): boolean {
   return hay.includes('search');
 }
 
+// Pages repeat the same class lists and ids many times: the verdicts are cached (per process,
+// bounded, keyed by value and context).
+const verdicts = new Map<string, string | null>();
+const MAX_VERDICTS = 4096;
+
 /** Returns the furniture word found in a class list or id, if any. */
 function furnitureName(value: string, inContent: boolean, isClassList: boolean): string | undefined {
+  const key = (inContent ? (isClassList ? 'C' : 'I') : isClassList ? 'c' : 'i') + value;
+  const hit = verdicts.get(key);
+  if (hit !== undefined) return hit ?? undefined;
+  const why = findFurniture(value, inContent, isClassList);
+  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+  verdicts.set(key, why ?? null);
+  return why;
+}
+
+function findFurniture(value: string, inContent: boolean, isClassList: boolean): string | undefined {
   const lower = value.toLowerCase();
   for (const s of CONSENT_SUBSTRINGS) if (lower.includes(s)) return s;
   const names = isClassList ? lower.split(/\s+/) : [lower];

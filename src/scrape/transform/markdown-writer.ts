@@ -132,8 +132,8 @@ export interface MdMark {
 }
 
 const SPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
-const NEEDS_COLLAPSE = /[\t\n\r\f\u00a0]| {2}/;
-const TRAILING_SPACE = /[ \t\n\r\f\u00a0]$/;
+/** Whitespace a browser would not render as it is: anything but a single space. */
+const INNER_SPACE = /[\t\n\r\f\u00a0]| [ \t\n\r\f\u00a0]/;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 0xa0;
@@ -466,21 +466,24 @@ export class MarkdownWriter {
       return;
     }
     const n = s.length;
-    if (n === 0) return;
-    const lead = isSpace(s.charCodeAt(0));
-    const trail = TRAILING_SPACE.test(s);
-    if (lead || trail || NEEDS_COLLAPSE.test(s)) {
-      s = s.replace(SPACE_RUN, ' ').trim();
+    let start = 0;
+    while (start < n && isSpace(s.charCodeAt(start))) start++;
+    if (start === n) {
+      if (n > 0) this.space = true;
+      return;
     }
-    if (lead) this.space = true;
-    if (s.length === 0) return;
+    let end = n;
+    while (isSpace(s.charCodeAt(end - 1))) end--;
+    if (start > 0 || end < n) s = s.slice(start, end);
+    if (INNER_SPACE.test(s)) s = s.replace(SPACE_RUN, ' ');
+    if (start > 0) this.space = true;
     const top = this.inlines[this.inlines.length - 1];
     if (top !== undefined && top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
     else if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
     this.flush();
     this.out.push(s);
     this.lineStart = false;
-    if (trail) this.space = true;
+    if (end < n) this.space = true;
   }
 
   /** The markdown of the title heading put in front of selected content. */
