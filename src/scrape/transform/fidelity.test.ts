@@ -89,6 +89,17 @@ describe('markdown fidelity', () => {
     );
   });
 
+  it('keeps an image’s alt text unless the page shows the same words anyway', () => {
+    const html =
+      '<p><img src="/a.png" alt="A heron on one leg"></p>' +
+      '<figure><img src="/b.png" alt="Sunset over the bay"><figcaption>Sunset over the bay</figcaption></figure>' +
+      '<p><a href="/item"><img src="/c.png" alt="Blue mug"> Blue enamel mug</a></p>';
+    expect(md(html)).toBe(
+      '![A heron on one leg](https://site.example/a.png)\n\n![](https://site.example/b.png)\n\nSunset over the bay\n\n' +
+        '[![](https://site.example/c.png) Blue enamel mug](https://site.example/item)',
+    );
+  });
+
   it('honours <base href> when resolving', () => {
     const html = '<head><base href="https://cdn.example/assets/"></head><body><p><a href="x.html">x</a></p></body>';
     expect(md(html)).toBe('[x](https://cdn.example/assets/x.html)');

@@ -104,6 +104,9 @@ interface Inline {
   at: number;
   /** Longest backtick run inside a code span. */
   ticks: number;
+  /** For a link: chunk indices of the images with alt text inside it, and whether it has text of its own. */
+  images?: number[];
+  words?: boolean;
 }
 
 interface ListState {
@@ -132,6 +135,7 @@ export interface MdMark {
 }
 
 const SPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
+const ALT = /^!\[[^\]]*\]/;
 /** Whitespace a browser would not render as it is: anything but a single space. */
 const INNER_SPACE = /[\t\n\r\f\u00a0]| [ \t\n\r\f\u00a0]/;
 
@@ -335,6 +339,16 @@ export class MarkdownWriter {
         if (info?.url !== undefined) {
           this.flush();
           const alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(/[[\]]/g, '');
+          if (alt !== '') {
+            // A linked image's alt text is dropped if the link names its target in words too.
+            for (let i = this.inlines.length - 1; i >= 0; i--) {
+              const f = this.inlines[i]!;
+              if (f.kind === LINK) {
+                (f.images ??= []).push(this.out.length);
+                break;
+              }
+            }
+          }
           this.out.push(`![${alt}](${destination(info.url)})`);
           this.lineStart = false;
         }
@@ -478,7 +492,16 @@ export class MarkdownWriter {
     if (INNER_SPACE.test(s)) s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
     const top = this.inlines[this.inlines.length - 1];
-    if (top !== undefined && top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
+    if (top !== undefined) {
+      if (top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
+      for (let i = this.inlines.length - 1; i >= 0; i--) {
+        const f = this.inlines[i]!;
+        if (f.kind === LINK) {
+          f.words = true;
+          break;
+        }
+      }
+    }
     else if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
     this.flush();
     this.out.push(s);
@@ -538,6 +561,13 @@ export class MarkdownWriter {
   private closeInline(): void {
     const f = this.inlines.pop();
     if (f === undefined) return;
+    if (f.images !== undefined && f.words === true) {
+      for (const i of f.images) {
+        const c = this.out[i];
+        // The image may have gone with a removed element.
+        if (c !== undefined && c.startsWith('![')) this.out[i] = c.replace(ALT, '![]');
+      }
+    }
     if (this.flushed > this.inlines.length) {
       this.flushed = this.inlines.length;
       this.out.push(this.closer(f));

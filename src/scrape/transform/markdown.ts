@@ -48,6 +48,33 @@ export function toMarkdown(html: string, baseUrl: string, opts: MarkdownOptions 
 }
 
 // A fence, possibly indented under list items or prefixed by block quotes.
+const IMAGE = /!\[([^\]]+)\]\(/g;
+const MAX_ALT_CHECKS = 200;
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
+/**
+ * An image's alt text that repeats words the page shows anyway (its caption, the title of the
+ * item it illustrates) is dropped: it would only say the same thing twice.
+ */
+function dropRepeatedAlt(md: string): string {
+  const shown = md.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').toLowerCase();
+  let checks = 0;
+  return md.replace(IMAGE, (m, alt: string) => {
+    if (++checks > MAX_ALT_CHECKS) return m;
+    return showsPhrase(shown, alt.toLowerCase()) ? '![](' : m;
+  });
+}
+
+/** Whether `phrase` occurs in `text` as whole words. */
+function showsPhrase(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1]!;
+    const after = text[at + phrase.length] ?? '';
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+  }
+  return false;
+}
+
 const FENCE = /^(?:[ ]*>)*[ ]*(`{3,}|~{3,})/;
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[([^\]]*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
@@ -60,6 +87,7 @@ const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
  */
 export function postprocessMarkdown(md: string, removeBase64Images: boolean): string {
   if (removeBase64Images && md.includes('](')) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
+  if (md.includes('![')) md = dropRepeatedAlt(md);
   // A stray XML prolog can reach the converter when a caller skips the cleaning pass.
   md = md.replace(/^\s*\?xml[^\n]*\?>\s*/, '');
   const lines = md.split('\n');
