@@ -134,7 +134,9 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
       if (top < 0 || sum[i]! > sum[top]!) top = i;
       if (STRUCTURE.has(nodes[from + i]!.name)) structured = true;
     }
-    if (structured || top < 0 || sum[top]! < DOMINANT_SHARE * positive || text[top]! < DOMINANT_TEXT * text[best]!) break;
+    // A single block is never the whole content: short lines beside one long one are content too.
+    if (structured || top < 0 || size[top]! <= 1) break;
+    if (sum[top]! < DOMINANT_SHARE * positive || text[top]! < DOMINANT_TEXT * text[best]!) break;
     best = top;
   }
   const root = nodes[from + best]!;

@@ -110,6 +110,13 @@ describe('onlyMainContent', () => {
     const html = `<body class="page has-sidebar"><div class="content-with-sidebar"><div class="post-content"><p>${ARTICLE_TEXT}</p></div></div></body>`;
     expect(transformPage(html, opts(), MD).markdown).toBe(ARTICLE_TEXT);
   });
+
+  it('never narrows the content down to one paragraph: short facts beside a long one are kept', () => {
+    // A status page: one long line and several short ones, all of them the page's content.
+    const html = `<body><main><h1>Device check</h1><p>UA: Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36</p><p>Width: 412</p><p>Language: ja-JP</p><p>Zone: Asia/Tokyo</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown;
+    for (const fact of ['Mobile Safari', 'Width: 412', 'Language: ja-JP', 'Zone: Asia/Tokyo']) expect(md).toContain(fact);
+  });
 });
 
 describe('boilerplateReason', () => {
