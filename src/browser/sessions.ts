@@ -313,7 +313,11 @@ export class BrowserSessions {
 
   private async owned(teamId: string, id: string): Promise<LiveSession> {
     const s = this.live.get(id);
-    if (s && s.teamId === teamId && !s.ending) return s;
+    if (s && s.teamId === teamId && !s.ending) {
+      // Past its ttl a session is over, whether or not the sweep has come round yet.
+      if (Date.now() < s.expiresAt) return s;
+      void this.end(s).catch(() => undefined);
+    }
     throw new ApiError('BROWSER_SESSION_NOT_FOUND');
   }
 
@@ -361,9 +365,10 @@ export class BrowserSessions {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const s of this.live.values()) {
-      if (s.ending || s.busy > 0) continue;
-      // An attached CDP client is activity in itself: its commands are not execute calls.
-      const idle = (s.cdp?.connections.size ?? 0) === 0;
+      if (s.ending) continue;
+      // The ttl ends a session even mid-execute; inactivity only when nothing runs in it. An
+      // attached CDP client is activity in itself: its commands are not execute calls.
+      const idle = s.busy === 0 && (s.cdp?.connections.size ?? 0) === 0;
       if (now >= s.expiresAt || (idle && now >= s.lastActivity + s.activityTtlMs)) void this.end(s).catch(() => undefined);
     }
     // Rows of sessions whose process went away end at their ttl all the same.
