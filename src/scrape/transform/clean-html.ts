@@ -401,12 +401,20 @@ export class ContentFilter {
       }
     }
     if (this.softDrop >= 0) return;
-    if (this.atBlockStart && this.inPre === 0) {
-      // Whitespace right after a block boundary is not rendered (the markdown writer handles it itself).
+    if (this.inPre === 0) {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
-      if (i === n) return;
-      if (i > 0 && this.md === undefined) data = data.slice(i);
+      if (i === n) {
+        // Whitespace between elements carries no content: it is not counted, and right after a
+        // block boundary it is not rendered either.
+        if (!this.atBlockStart) {
+          if (this.md !== undefined) this.md.text(data);
+          else this.out.push(data);
+        }
+        return;
+      }
+      // (The markdown writer handles leading whitespace itself.)
+      if (i > 0 && this.atBlockStart && this.md === undefined) data = data.slice(i);
     }
     this.keptText += n;
     if (this.inLink > 0) this.linkText += n;
@@ -564,7 +572,8 @@ export class ContentFilter {
    * so removing it after the fact is a truncation.
    */
   private pruneLinkBlock(frame: Frame): void {
-    if (!LINK_BLOCKS.has(frame.name)) return;
+    // A block inside a link is all link text; the link is judged when the block around it closes.
+    if (!LINK_BLOCKS.has(frame.name) || this.inLink > 0) return;
     const text = this.keptText - frame.startText;
     if (text <= 0) return;
     const links = this.linkText - frame.startLink;

@@ -23,14 +23,14 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 
 /**
  * Words in class/id names that mark furniture anywhere, even inside an article: sharing widgets,
- * ads, newsletter boxes, related-content rails, consent prompts.
+ * ads, newsletter boxes, related-content rails, consent prompts, forum signatures.
  */
 const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'share', 'shares', 'sharing', 'sharebar', 'sharethis', 'addthis', 'social', 'socials',
   'ad', 'ads', 'adsense', 'adslot', 'adunit', 'advert', 'adverts', 'advertisement', 'advertising', 'dfp',
   'sponsor', 'sponsored', 'promo', 'promos', 'newsletter', 'subscribe', 'subscription',
   'related', 'recommended', 'popup', 'modal', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
-  'footer', 'skiplink', 'toolbar', 'tooltip',
+  'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -58,7 +58,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|widget|shar|social|addthis|ad|dfp|spons|promo|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|promo|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
