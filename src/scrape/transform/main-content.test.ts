@@ -362,4 +362,13 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(3));
   });
+
+  it('keeps a collapsed accordion panel: hidden only until a reader opens it', () => {
+    const html = `<body><div><p>${prose(1)}</p><div class="faq"><h3>Can I pay monthly?</h3>
+      <div class="accordion-panel" aria-hidden="true"><p>Yes: every plan can be paid monthly or yearly, as you like.</p></div></div>
+      <div aria-hidden="true"><p>Decorative duplicate text that screen readers skip.</p></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('every plan can be paid monthly');
+    expect(md).not.toContain('Decorative duplicate');
+  });
 });

@@ -28,7 +28,7 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'share', 'shares', 'sharing', 'sharebar', 'sharethis', 'addthis', 'social', 'socials',
   'ad', 'ads', 'adsense', 'adslot', 'adunit', 'advert', 'adverts', 'advertisement', 'advertising', 'dfp',
-  'sponsor', 'sponsored', 'promo', 'promos', 'newsletter', 'subscribe', 'subscription',
+  'sponsor', 'sponsored', 'newsletter', 'subscribe', 'subscription',
   'related', 'recommended', 'popup', 'modal', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
   'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
 ]);
@@ -58,7 +58,9 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|promo|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
+
+const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -90,9 +92,9 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     if (BOILERPLATE_ROLES.has(r) && (r !== 'banner' || !inContent)) return `role:${r}`;
   }
   if (attrs.get('hidden') !== undefined && !isStreamedBoundary(attrs)) return 'hidden';
-  if (attrs.get('aria-hidden') === 'true') return 'aria-hidden';
+  if (attrs.get('aria-hidden') === 'true' && !isCollapsedPanel(attrs)) return 'aria-hidden';
   const style = attrs.get('style');
-  if (style !== undefined && HIDDEN_STYLE.test(style)) return 'hidden-style';
+  if (style !== undefined && HIDDEN_STYLE.test(style) && !isCollapsedPanel(attrs)) return 'hidden-style';
 
   const cls = attrs.get('class');
   const id = attrs.get('id');
@@ -128,6 +130,17 @@ export function mayMisfire(reason: string): boolean {
 function isStreamedBoundary(attrs: AttrSource): boolean {
   const id = attrs.get('id');
   return id !== undefined && id.length > 2 && id.charCodeAt(0) === 83 && id.charCodeAt(1) === 58 && /^S:\d+$/.test(id);
+}
+
+/**
+ * A collapsed accordion or tab panel is hidden only until a reader opens it: its text is the
+ * page's content, not furniture.
+ */
+function isCollapsedPanel(attrs: AttrSource): boolean {
+  const role = attrs.get('role');
+  if (role === 'tabpanel' || role === 'region') return true;
+  const names = `${attrs.get('class') ?? ''} ${attrs.get('id') ?? ''}`;
+  return PANEL_NAME.test(names);
 }
 
 function isSearchForm(attrs: AttrSource): boolean {
