@@ -134,10 +134,12 @@ export interface MdMark {
   heading: string;
 }
 
-const SPACE_RUN = /[ \t\n\r\f\u00a0]+/g;
+// ASCII-only classes keep these regexes on V8's fast path; no-break spaces are replaced first.
+const SPACE_RUN = /[ \t\n\r\f]+/g;
+const NBSP = /\u00a0/g;
 const ALT = /^!\[[^\]]*\]/;
 /** Whitespace a browser would not render as it is: anything but a single space. */
-const INNER_SPACE = /[\t\n\r\f\u00a0]| [ \t\n\r\f\u00a0]/;
+const INNER_SPACE = /[\t\n\r\f]| [ \t\n\r\f]/;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 0xa0;
@@ -489,6 +491,7 @@ export class MarkdownWriter {
     let end = n;
     while (isSpace(s.charCodeAt(end - 1))) end--;
     if (start > 0 || end < n) s = s.slice(start, end);
+    if (s.includes('\u00a0')) s = s.replace(NBSP, ' ');
     if (INNER_SPACE.test(s)) s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
     const top = this.inlines[this.inlines.length - 1];
