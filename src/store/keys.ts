@@ -34,8 +34,21 @@ export function hasScope(p: Pick<Principal, 'scopes'>, scope: Scope): boolean {
   return p.scopes.includes(ALL_SCOPES) || p.scopes.includes(scope);
 }
 
+/**
+ * How long a successful key lookup is reused. Every request authenticates, and the lookup was a
+ * tenth of a small scrape's main-thread time; a revocation or plan change made through this
+ * process takes effect at once, one made by another process within this window.
+ */
+export const KEY_CACHE_TTL_MS = 2_000;
+const KEY_CACHE_MAX = 10_000;
+
 export class KeyRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly recent = new Map<string, { principal: Principal; until: number }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cacheTtlMs = KEY_CACHE_TTL_MS,
+  ) {}
 
   async ensureTeam(name: string, plan = 'standard'): Promise<string> {
     const existing = await this.db.selectFrom('teams').select('id').where('name', '=', name).executeTakeFirst();
@@ -52,6 +65,7 @@ export class KeyRepository {
 
   async setPlan(teamId: string, plan: string): Promise<void> {
     await this.db.updateTable('teams').set({ plan }).where('id', '=', teamId).execute();
+    this.recent.clear();
   }
 
   /** Stores a key for a team. Pass `key` to adopt a known secret (bootstrap from the environment). */
@@ -76,15 +90,27 @@ export class KeyRepository {
   }
 
   async authenticate(key: string): Promise<Principal | undefined> {
+    const hash = hashKey(key);
+    const now = Date.now();
+    const hit = this.recent.get(hash);
+    if (hit && hit.until > now) return hit.principal;
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('teams', 'teams.id', 'api_keys.team_id')
       .select(['api_keys.id as keyId', 'api_keys.team_id as teamId', 'teams.plan as plan', 'api_keys.scopes as scopes'])
-      .where('api_keys.key_hash', '=', hashKey(key))
+      .where('api_keys.key_hash', '=', hash)
       .where('api_keys.revoked_at', 'is', null)
       .executeTakeFirst();
-    if (!row) return undefined;
-    return { keyId: row.keyId, teamId: row.teamId, plan: row.plan, scopes: JSON.parse(row.scopes) as string[] };
+    if (!row) {
+      this.recent.delete(hash);
+      return undefined;
+    }
+    const principal: Principal = { keyId: row.keyId, teamId: row.teamId, plan: row.plan, scopes: JSON.parse(row.scopes) as string[] };
+    if (this.cacheTtlMs > 0) {
+      if (this.recent.size >= KEY_CACHE_MAX) this.recent.clear();
+      this.recent.set(hash, { principal, until: now + this.cacheTtlMs });
+    }
+    return principal;
   }
 
   async list(): Promise<KeyInfo[]> {
@@ -116,6 +142,7 @@ export class KeyRepository {
       .where((eb) => eb.or([eb('id', '=', idOrKey), eb('key_hash', '=', hashKey(idOrKey))]))
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.recent.clear();
     return Number(res.numUpdatedRows) > 0;
   }
 

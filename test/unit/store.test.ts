@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlobStore } from '../../src/store/blobs.js';
 import { dropSchema, openStore, type Store } from '../../src/store/db.js';
 import { DocumentRepository } from '../../src/store/documents.js';
@@ -52,6 +52,23 @@ describe.each(backends)('store on $name', ({ databaseUrl }) => {
     expect(await keys.revoke(key)).toBe(true);
     expect(await keys.revoke(id)).toBe(false);
     expect(await keys.authenticate(key)).toBeUndefined();
+  });
+
+  it('honours a revocation made by another process once the key cache window has passed', async () => {
+    const keys = new KeyRepository(store.db, 1_000);
+    const elsewhere = new KeyRepository(store.db);
+    const teamId = await keys.ensureTeam('acme');
+    const { key } = await keys.create({ teamId, name: 'shared' });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(await keys.authenticate(key)).toBeDefined();
+      expect(await elsewhere.revoke(key)).toBe(true);
+      expect(await elsewhere.authenticate(key)).toBeUndefined();
+      vi.setSystemTime(Date.now() + 1_001);
+      expect(await keys.authenticate(key)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps cache entries per team and replaces them on write', async () => {
