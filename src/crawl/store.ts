@@ -243,13 +243,15 @@ export class CrawlRepository {
     return this.db.transaction().execute(async (trx) => {
       const crawl = await this.lockCrawl(trx, crawlId);
       if (!crawl || crawl.status !== 'scraping' || crawl.kickoff_done !== 1) return undefined;
+      // Whether any page is pending, not how many: a count walks every pending page of the index.
       const pending = await trx
         .selectFrom('crawl_pages')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select('url_key')
         .where('crawl_id', '=', crawlId)
         .where('state', '=', 'pending')
-        .executeTakeFirstOrThrow();
-      if (Number(pending.n) > 0) return undefined;
+        .limit(1)
+        .executeTakeFirst();
+      if (pending) return undefined;
       // A job fails only when it produced nothing and something went wrong.
       const status: JobStatus = crawl.succeeded === 0 && crawl.finished > 0 ? 'failed' : 'completed';
       const now = Date.now();

@@ -289,16 +289,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     // One team's backlog can fill a page of candidates; a few more pages let other teams through.
     for (let page = 0; page < 4 && picked.length < limit; page++) {
       const want = (limit - picked.length) * 4 + 8;
-      let q = trx
-        .selectFrom('queue_jobs')
-        .select(['seq', 'team_id'])
-        .where('queue', '=', this.name)
-        .where((eb) =>
-          eb.or([eb.and([eb('state', '=', 'waiting'), eb('run_at', '<=', now)]), eb.and([eb('state', '=', 'active'), eb('lease_until', '<', now)])]),
-        );
-      if (full.size > 0) q = q.where('team_id', 'not in', [...full]);
-      if (picked.length > 0) q = q.where('seq', 'not in', picked);
-      const candidates = await q.orderBy('run_at').orderBy('seq').limit(want).execute();
+      const candidates = await this.candidates(trx, now, want, full, picked);
       for (const c of candidates) {
         if (picked.length >= limit) break;
         const cap = teamCap(capOf, c.team_id);
@@ -313,6 +304,26 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       if (candidates.length < want) break;
     }
     return picked;
+  }
+
+  /**
+   * Up to `want` claimable rows in due order: waiting rows whose time has come, and active rows
+   * whose lease lapsed (their worker died). Two queries, because one with an OR of both cannot
+   * use the (queue, state, run_at) index: it sorted the whole backlog on every claim, which at
+   * 100,000 queued pages took over a tenth of a second per claim.
+   */
+  private async candidates(trx: Kysely<Database>, now: number, want: number, full: ReadonlySet<string>, picked: readonly number[]) {
+    const base = (state: 'waiting' | 'active') => {
+      let q = trx.selectFrom('queue_jobs').select(['seq', 'team_id', 'run_at']).where('queue', '=', this.name).where('state', '=', state);
+      if (full.size > 0) q = q.where('team_id', 'not in', [...full]);
+      if (picked.length > 0) q = q.where('seq', 'not in', [...picked]);
+      return q;
+    };
+    const due = await base('waiting').where('run_at', '<=', now).orderBy('run_at').orderBy('seq').limit(want).execute();
+    // Active rows are few (at most every worker's concurrency), so filtering them costs little.
+    const lapsed = await base('active').where('lease_until', '<', now).orderBy('run_at').orderBy('seq').limit(want).execute();
+    if (lapsed.length === 0) return due;
+    return [...lapsed, ...due].sort((a, b) => Number(a.run_at) - Number(b.run_at) || Number(a.seq) - Number(b.seq)).slice(0, want);
   }
 
   private run(row: Row): Promise<void> {
