@@ -6,27 +6,19 @@
 import { z } from 'zod';
 import { crossFieldChecks, scrapeOptionsSchema, scrapeOptionsShape } from '../scrape/options.js';
 import { webhookSchema } from '../webhooks/schema.js';
+import { patternError } from './scope.js';
 
 /** Largest crawl a request may ask for; the default when `limit` is absent. */
 export const MAX_CRAWL_LIMIT = 100_000;
 export const DEFAULT_CRAWL_LIMIT = 10_000;
 export const MAX_BATCH_URLS = 10_000;
 
-function regexError(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
-
 const pathPattern = z
   .string()
   .max(1000)
   .superRefine((p, ctx) => {
-    const err = regexError(p);
-    if (err) ctx.addIssue({ code: 'custom', message: `Invalid regular expression: ${err}` });
+    const err = patternError(p);
+    if (err) ctx.addIssue({ code: 'custom', message: err });
   });
 
 const url = z.string().min(1).max(8192);

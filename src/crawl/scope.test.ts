@@ -128,6 +128,19 @@ describe('CrawlScope: depth', () => {
 });
 
 describe('compilePatterns', () => {
+  it('answers a catastrophically backtracking pattern instead of stalling the process', () => {
+    // Exponential for a backtracking engine: without the linear-time fallback this never returns.
+    const s = new CrawlScope('http://e.com/', { excludePaths: ['^/(a+)+$'], crawlEntireDomain: true });
+    expect(s.check(`http://e.com/${'a'.repeat(4000)}!`, 1)).toEqual({ ok: true });
+    expect(s.check('http://e.com/aaa', 1)).toEqual({ ok: false, reason: 'excluded' });
+  });
+
+  it('refuses backreferences, which the linear-time engine cannot run, and allows escaped digits', () => {
+    expect(() => compilePatterns(['^/(\\w+)/\\1$'], 'excludePaths')).toThrow(ApiError);
+    expect(() => compilePatterns(['^/(?<p>x)\\k<p>'], 'excludePaths')).toThrow(ApiError);
+    expect(compilePatterns(['^/v\\\\1', '^/[0-9]+/(?!draft)'], 'excludePaths')).toHaveLength(2);
+  });
+
   it('compiles valid patterns and accepts none', () => {
     expect(compilePatterns(['^/a', 'b$'], 'includePaths').map((r) => r.test('/a/b'))).toEqual([true, true]);
     expect(compilePatterns(undefined, 'includePaths')).toEqual([]);

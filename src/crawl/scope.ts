@@ -18,11 +18,31 @@
  * - Depth counts link hops from the start URL; start and sitemap URLs are depth 0. A URL is
  *   allowed while depth <= maxDiscoveryDepth.
  *
- * User regexes run on the event loop; the route caps their number and length and the tested
- * string is capped here, which bounds (but cannot rule out) pathological backtracking.
+ * User regexes run on the event loop, so catastrophic backtracking (`(a+)+$` on a long path)
+ * would stall the process. V8 is told to switch a regex that backtracks excessively to its
+ * linear-time engine; that engine cannot run backreferences, so patterns with them are refused.
+ * (Lookarounds are allowed; such a pattern keeps the backtracking engine, and the tested string
+ * is capped here.)
  */
+import v8 from 'node:v8';
 import { ApiError } from '../errors.js';
 import type { FieldIssue } from '../http/validation.js';
+
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
+// A backslash-digit or `\k<name>` not itself escaped.
+const BACKREFERENCE = /(?<!\\)(?:\\\\)*\\(?:[1-9]|k<)/;
+
+/** Why a user's path pattern is refused, or undefined when it can be used. */
+export function patternError(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+  } catch (e) {
+    return `Invalid regular expression: ${(e as Error).message}`;
+  }
+  if (BACKREFERENCE.test(pattern)) return 'Backreferences are not supported in path patterns';
+  return undefined;
+}
 
 export interface CrawlScopeOptions {
   includePaths?: string[];
@@ -48,11 +68,9 @@ export function compilePatterns(patterns: readonly string[] | undefined, field: 
   const out: RegExp[] = [];
   const issues: FieldIssue[] = [];
   (patterns ?? []).forEach((p, i) => {
-    try {
-      out.push(new RegExp(p));
-    } catch (e) {
-      issues.push({ code: 'invalid_regex', path: [field, i], message: `Invalid regular expression: ${(e as Error).message}` });
-    }
+    const error = patternError(p);
+    if (error) issues.push({ code: 'invalid_regex', path: [field, i], message: error });
+    else out.push(new RegExp(p));
   });
   if (issues.length > 0) throw new ApiError('BAD_REQUEST', { details: issues });
   return out;

@@ -8,7 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
-import { installErrorHandling } from './errors.js';
+import { frameworkError, installErrorHandling } from './errors.js';
 import { installOpenApi } from './openapi.js';
 import { browserRoutes } from './routes/browser.js';
 import { fileRoutes } from './routes/files.js';
@@ -31,6 +31,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    frameworkErrors: frameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(zodValidatorCompiler);

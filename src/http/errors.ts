@@ -25,6 +25,18 @@ function fromFastify(err: FastifyError): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * Errors Fastify raises before routing (a path with broken percent-encoding, `/v2/scrape/%ff`):
+ * they never reach the error handler, so they get the envelope here.
+ */
+export function frameworkError(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    err.code === 'FST_ERR_BAD_URL'
+      ? new ApiError('BAD_REQUEST', { message: 'Bad Request: the request path is not valid percent-encoded text' })
+      : new ApiError('BAD_REQUEST');
+  void reply.status(apiError.status).send(apiError.toBody());
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     let apiError = isApiError(err) ? err : fromFastify(err);

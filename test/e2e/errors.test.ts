@@ -99,6 +99,22 @@ describe('validation', () => {
     }
   });
 
+  it('refuses NUL characters anywhere in a body with 400 naming the field (PostgreSQL cannot store them)', async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['/v2/scrape', { url: `${site.url}/article?q=a\u0000b` }, 'url'],
+      ['/v2/map', { url: site.url, search: 'a\u0000b' }, 'search'],
+      ['/v2/monitor', { name: 'a\u0000b', schedule: { cron: '0 * * * *' }, targets: [{ type: 'scrape', urls: [`${site.url}/article`] }] }, 'name'],
+      ['/v2/scrape', { url: `${site.url}/article`, headers: { 'a\u0000b': 'x' } }, 'headers.a\u0000b'],
+    ];
+    for (const [path, body, field] of cases) {
+      const res = await post(path, JSON.stringify(body));
+      expect(res.status, path).toBe(400);
+      const json = (await res.json()) as { code: string; details: Array<{ path: string[] }> };
+      expect(json.code).toBe('BAD_REQUEST');
+      expect(json.details.map((d) => d.path.join('.'))).toContain(field);
+    }
+  });
+
   it('answers bodies over the limit with 413', async () => {
     const huge = JSON.stringify({ url: `${site.url}/article`, padding: 'x'.repeat(11 * 1024 * 1024) });
     const res = await post('/v2/scrape', huge);
@@ -110,6 +126,14 @@ describe('validation', () => {
     const res = await fetch(`${gleaner.url}/v2/nope`, { headers: { authorization: `Bearer ${gleaner.key}` } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ success: false, error: 'Not Found' });
+  });
+
+  it('answers a path with broken percent-encoding with 400 in the envelope', async () => {
+    for (const path of ['/v2/scrape/%ff', '/v2/crawl/%E0%A4%A', '/v2/monitor/%c0%af/checks']) {
+      const res = await fetch(`${gleaner.url}${path}`, { headers: { authorization: `Bearer ${gleaner.key}` } });
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('percent-encoded') });
+    }
   });
 });
 
