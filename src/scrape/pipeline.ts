@@ -96,9 +96,8 @@ export class Scraper {
     const personal = Boolean(options.actions?.length) || options.profile !== undefined || options.keepAlive === true;
     const cacheable =
       options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot && !personal;
-    const cacheKey = cacheKeyFor(url, options);
-
     const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot && !personal);
+    const cacheKey = consultCache || cacheable ? cacheKeyFor(url, options) : '';
     if (consultCache) {
       const cached = await this.fromCache(url, cacheKey, options, ctx);
       if (cached) return this.finish(cached, scrapeId, ctx, options, false);

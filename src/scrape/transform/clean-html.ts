@@ -25,7 +25,7 @@ import {
   isNearlyEmpty,
   landmarkKind,
 } from './main-content.js';
-import { type BlockNode, blockHint, selectContent } from './content-score.js';
+import { type BlockNode, blockHint, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
@@ -84,10 +84,33 @@ const PROSE_CHUNK = 25;
  */
 const MISFIRE_MIN_PROSE = 500;
 /**
+ * A form with this many text-entry fields, little prose and little text is a contact, sign-up or
+ * login form: its labels and hints are not content. (Some frameworks wrap the whole page in one
+ * form; that one holds the page's text and stays.)
+ */
+const FORM_MIN_FIELDS = 2;
+const FORM_MAX_PROSE = 200;
+const FORM_MAX_TEXT = 1000;
+const LABEL_MAX_TEXT = 200;
+/**
  * A link with at least this much text is an item title or teaser (a card in a listing, a post
  * in a feed), not navigation: it neither makes its block link-dense nor votes against it.
  */
 const LONG_LINK_TEXT = 100;
+/**
+ * A series of items (see repeatedItems): at least this many siblings of one shape, this share of
+ * them with an image, a heading or unlinked text, this much text each on average.
+ */
+const ITEM_MIN = 3;
+const ITEM_RICH_SHARE = 0.5;
+const ITEM_MIN_TEXT = 20;
+/**
+ * Class words of menus: their columns and entries repeat like items (and are only seen when the
+ * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
+ */
+const MENU_SHAPE = /menu|nav|dropdown/i;
+/** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
+const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
 /** Inline wrappers that carry nothing markdown can express; their children are kept. */
 const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
@@ -120,6 +143,8 @@ interface Mark {
   /** Block nodes and landmark candidates recorded before it. */
   startNode: number;
   startCandidate: number;
+  startDoomedText: number;
+  startDoomedLink: number;
   md: MdMark;
 }
 
@@ -158,6 +183,10 @@ class Frame {
   startText = 0;
   startLink = 0;
   startH1 = 0;
+  startProse = 0;
+  startFields = 0;
+  startDoomedText = 0;
+  startDoomedLink = 0;
   startNode = 0;
   startCandidate = 0;
   node = -1;
@@ -220,7 +249,12 @@ export class ContentFilter {
   private anchors = 0;
   /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
   private keptProse = 0;
+  /** Text-entry fields seen (see FORM_MIN_FIELDS). */
+  private fields = 0;
   private droppedProse = 0;
+  /** Text and link text of marked cards (see pruneLinkBlock), left out of their ancestors' density. */
+  private doomedText = 0;
+  private doomedLink = 0;
   private maxDroppedProse = 0;
   private softDropStart = -1;
   private maxDroppedStart = -1;
@@ -259,6 +293,7 @@ export class ContentFilter {
       this.navLike++;
     }
     if (this.hardDrop >= 0) return;
+    if ((name === 'input' && isEntryField(attrs)) || name === 'textarea') this.fields++;
     if (
       name === 'h1' &&
       this.h1Capture < 0 &&
@@ -307,7 +342,7 @@ export class ContentFilter {
             endNode: -1,
             seq: this.landmarkSeq++,
             closeSeq: -1,
-            startText: this.keptText,
+            startText: this.keptText - this.doomedText,
             endText: -1,
             startH1: this.h1Kept,
             endH1: -1,
@@ -339,6 +374,10 @@ export class ContentFilter {
     frame.startText = this.keptText;
     frame.startLink = this.linkText;
     frame.startH1 = this.h1Kept;
+    frame.startProse = this.keptProse;
+    frame.startFields = this.fields;
+    frame.startDoomedText = this.doomedText;
+    frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
     frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
     if (name === 'a' && attrs.get('href') !== undefined) {
@@ -352,6 +391,7 @@ export class ContentFilter {
       this.atBlockStart = true;
       if (this.onlyMain && !VOID_ELEMENTS.has(name)) {
         frame.node = this.nodes.length;
+        const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
         this.nodes.push({
           name,
           parent: this.blockTop,
@@ -365,10 +405,27 @@ export class ContentFilter {
           hint: blockHint(attrs, this.blockTop >= 0 ? this.nodes[this.blockTop]!.hint : 0),
           startH1: this.h1Kept,
           endH1: -1,
+          shape: shapeOf(name, attrs.get('class')),
+          prev: parent !== undefined ? parent.last : -1,
+          last: -1,
+          text: 0,
+          links: 0,
+          all: 0,
+          allLinks: 0,
+          rich: 0,
+          items: 0,
+          itemLinks: 0,
+          doomed: false,
+          linky: false,
+          nested: false,
         });
+        if (parent !== undefined) parent.last = frame.node;
         this.blockTop = frame.node;
       }
-    } else if (name === 'img') this.atBlockStart = false;
+    } else if (name === 'img') {
+      this.atBlockStart = false;
+      if (this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
+    }
     if (name === 'h1') this.h1Kept++;
     else if (this.onlyMain && this.headCapture < 0 && HEADINGS.has(name)) {
       this.headCapture = depth;
@@ -376,7 +433,8 @@ export class ContentFilter {
       this.headStartText = this.keptText;
     }
     if (this.md !== undefined) {
-      if (frame.node >= 0) this.md.mark(frame.md);
+      // Blocks and labels may be cut back to (see truncateTo).
+      if (frame.node >= 0 || name === 'label') this.md.mark(frame.md);
       this.md.open(name, this.mdInfo(name, attrs, frame));
     } else this.out.push(this.fullOpenTag(name, attrs, frame));
   }
@@ -451,11 +509,24 @@ export class ContentFilter {
       const node = this.nodes[frame.node]!;
       node.endChunk = this.out.length;
       node.endH1 = this.h1Kept;
+      node.text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
+      node.links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);
+      node.all = this.keptText - frame.startText;
+      node.allLinks = this.linkText - frame.startLink;
+      if (name === 'h1' || HEADINGS.has(name)) node.rich++;
+      if (node.last >= 0) this.repeatedItems(frame.node);
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
-      if (frame.rail) this.truncateTo(frame);
-      else this.pruneLinkBlock(frame);
+      if (frame.rail || (name === 'form' && this.isEntryForm(frame)) || (name === 'label' && this.isControlLabel(frame))) {
+        this.truncateTo(frame);
+      } else this.pruneLinkBlock(frame);
+    }
+    if (frame.node >= 0 && frame.node < this.nodes.length && this.blockTop >= 0) {
+      const node = this.nodes[frame.node]!;
+      const parent = this.nodes[this.blockTop]!;
+      parent.rich += node.rich;
+      if (node.items > 0 || node.nested) parent.nested = true;
     }
     if (depth === this.headCapture) {
       this.headCapture = -1;
@@ -466,7 +537,7 @@ export class ContentFilter {
       c.endChunk = this.out.length;
       c.endNode = this.nodes.length;
       c.closeSeq = this.landmarkSeq++;
-      c.endText = this.keptText;
+      c.endText = this.keptText - this.doomedText;
       c.endH1 = this.h1Kept;
       c.closed = true;
     }
@@ -495,15 +566,19 @@ export class ContentFilter {
     // The parser closes every open element at the end; this guards a truncated event stream.
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
     let chunks: string[] = this.out;
-    let keptText = this.keptText;
+    let keptText = this.keptText - this.doomedText;
     let h1s = this.h1Kept;
     let rootName: string | undefined;
     if (this.onlyMain) {
-      const chosen = chooseLandmark(this.candidates, this.keptText);
+      const chosen = chooseLandmark(this.candidates, keptText);
       let from = 0;
       let to = this.nodes.length;
+      let start = 0;
+      let end = this.out.length;
       if (chosen !== undefined) {
-        chunks = this.out.slice(chosen.startChunk, chosen.endChunk);
+        start = chosen.startChunk;
+        end = chosen.endChunk;
+        chunks = this.out.slice(start, end);
         keptText = candidateText(chosen);
         h1s = chosen.endH1 - chosen.startH1;
         from = chosen.startNode;
@@ -515,6 +590,13 @@ export class ContentFilter {
         keptText = picked.text;
         h1s = picked.h1s;
         rootName = picked.root;
+      } else {
+        const cut = withoutPruned(this.nodes, from, to, start, end);
+        if (cut !== undefined) {
+          chunks = cut.ranges.flatMap(([s, e]) => this.out.slice(s, e));
+          keptText -= cut.text;
+          h1s -= cut.h1s;
+        }
       }
     }
     let content = chunks.join('');
@@ -534,6 +616,22 @@ export class ContentFilter {
           ? this.maxDroppedStart
           : undefined,
     };
+  }
+
+  /**
+   * A label captions a form control (a filter's option, a field's name), and controls are not
+   * kept; a long one is a clickable card built as a label, and stays.
+   */
+  private isControlLabel(frame: Frame): boolean {
+    return this.keptText - frame.startText < LABEL_MAX_TEXT;
+  }
+
+  private isEntryForm(frame: Frame): boolean {
+    return (
+      this.fields - frame.startFields >= FORM_MIN_FIELDS &&
+      this.keptProse - frame.startProse < FORM_MAX_PROSE &&
+      this.keptText - frame.startText < FORM_MAX_TEXT
+    );
   }
 
   /** Whether the link being closed holds no text and no image. */
@@ -574,20 +672,99 @@ export class ContentFilter {
   private pruneLinkBlock(frame: Frame): void {
     // A block inside a link is all link text; the link is judged when the block around it closes.
     if (!LINK_BLOCKS.has(frame.name) || this.inLink > 0) return;
-    const text = this.keptText - frame.startText;
+    const text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
     if (text <= 0) return;
-    const links = this.linkText - frame.startLink;
+    const links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);
     if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
+    const node = frame.node >= 0 ? this.nodes[frame.node] : undefined;
+    if (node !== undefined) {
+      // A grid or list of items may be the page's content however linked its items are; the
+      // scoring decides (it is marked, and its links stop counting against its ancestors).
+      if (node.items > 0) {
+        node.linky = true;
+        this.doomedLink += links;
+        return;
+      }
+      // A card (a linked title over an image, a heading) may be one item of such a grid, which
+      // only its parent can tell: it is left in place, marked, and left out later unless its
+      // parent turns out to hold a series of them.
+      if (node.rich > 0 && node.parent >= 0) {
+        node.doomed = true;
+        this.doomedText += text;
+        this.doomedLink += links;
+        return;
+      }
+    }
     this.truncateTo(frame);
+  }
+
+  /**
+   * Records whether a just-closed block's children are a series of items of one shape (cards of
+   * a product grid, rows of a listing, entries of a feed): enough of them, each with some text
+   * and most with an image, a heading or text beside their link. A menu's items (a link each,
+   * one or two words) are not.
+   */
+  private repeatedItems(at: number): void {
+    const nodes = this.nodes;
+    if (MENU_SHAPE.test(nodes[at]!.shape)) return;
+    let shapes: Map<string, number[]> | undefined;
+    let kids = 0;
+    for (let c = nodes[at]!.last; c >= 0; c = nodes[c]!.prev) {
+      kids++;
+      const k = nodes[c]!;
+      // A block holding a series of its own is a section of a page of sections, not an item.
+      // (Bare divs are layout as often as items: a series needs a named shape or an item tag.)
+      if (k.all <= 0 || k.items > 0 || k.nested || k.shape === 'div' || !ITEM_TAGS.has(k.name) || MENU_SHAPE.test(k.shape)) continue;
+      shapes ??= new Map();
+      let g = shapes.get(k.shape);
+      if (g === undefined) shapes.set(k.shape, (g = [0, 0, 0, 0]));
+      g[0]!++;
+      if (k.rich > 0 || (k.allLinks > 0 && k.allLinks < k.all)) g[1]!++;
+      g[2]! += k.all;
+      g[3]! += k.allLinks;
+    }
+    if (shapes === undefined || kids < ITEM_MIN) return;
+    let best: number[] | undefined;
+    let bestShape = '';
+    for (const [shape, g] of shapes) {
+      if (g[0]! < ITEM_MIN || g[1]! < ITEM_RICH_SHARE * g[0]! || g[2]! < ITEM_MIN_TEXT * g[0]!) continue;
+      if (best === undefined || g[2]! > best[2]!) {
+        best = g;
+        bestShape = shape;
+      }
+    }
+    if (best === undefined) return;
+    const node = nodes[at]!;
+    node.items = best[2]!;
+    node.itemLinks = best[3]!;
+    // The items' cards, wherever they sit inside them, are claimed.
+    for (let c = node.last; c >= 0; c = nodes[c]!.prev) {
+      const k = nodes[c]!;
+      if (k.shape !== bestShape) continue;
+      for (let i = c; i < nodes.length && nodes[i]!.startChunk < k.endChunk; i++) {
+        const d = nodes[i]!;
+        if (!d.doomed) continue;
+        d.doomed = false;
+        d.linky = true;
+        this.doomedText -= d.text;
+        this.doomedLink -= d.links;
+      }
+    }
   }
 
   /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */
   private truncateTo(frame: Mark): void {
+    for (let p = this.blockTop; p >= 0 && this.nodes[p]!.last >= frame.startNode; ) {
+      const n = this.nodes[p]!;
+      n.last = this.nodes[n.last]!.prev;
+    }
     this.out.length = frame.startChunk;
     this.md?.restore(frame.md);
     this.nodes.length = frame.startNode;
     this.keptText = frame.startText;
     this.linkText = frame.startLink;
+    this.doomedText = frame.startDoomedText;
+    this.doomedLink = frame.startDoomedLink;
     this.h1Kept = frame.startH1;
     for (let i = frame.startCandidate; i < this.candidates.length; i++) this.candidates[i]!.closed = false;
     this.atBlockStart = true;
@@ -744,3 +921,20 @@ function dataLanguage(attrs: AttrSource): string | undefined {
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
 const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;
+
+/** Input types a visitor types into; option pickers (a product's size, quantity) are not counted. */
+const ENTRY_INPUTS: ReadonlySet<string> = new Set(['', 'text', 'email', 'tel', 'password', 'url']);
+
+function isEntryField(attrs: AttrSource): boolean {
+  const t = attrs.get('type');
+  return t === undefined || ENTRY_INPUTS.has(t.trim().toLowerCase());
+}
+
+/** A block's shape for telling series of like items: its tag and first class word, digits dropped. */
+function shapeOf(name: string, cls: string | undefined): string {
+  if (cls === undefined) return name;
+  const t = cls.trim();
+  if (t === '') return name;
+  const sp = t.search(/\s/);
+  return `${name}.${(sp < 0 ? t : t.slice(0, sp)).replace(/\d+/g, '')}`;
+}

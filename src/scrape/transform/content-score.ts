@@ -3,7 +3,9 @@
  * every block element's extent in the serialized output plus the text it holds directly. Each
  * block votes by its text: prose (long, few links) for, link text against; the subtree with the
  * largest total is the content. Prose in comment/related-like blocks votes against, unless such
- * blocks hold most of the page's prose (a forum thread is its comments).
+ * blocks hold most of the page's prose (a forum thread is its comments). A series of like items
+ * (a product grid, a listing's rows; see clean-html's repeatedItems) votes by its items' text
+ * where it outweighs the page's prose: a listing is its items although none of them is prose.
  */
 
 /** One block element of the cleaned output, in document order (parents before children). */
@@ -26,6 +28,28 @@ export interface BlockNode {
   hint: number;
   startH1: number;
   endH1: number;
+  /** Tag and first class word: siblings that share it are items of one kind (cards, rows). */
+  shape: string;
+  /** Previous sibling block and last child block (-1: none), to walk a block's children. */
+  prev: number;
+  last: number;
+  /** Subtree totals, filled in when the block closes: text, link text, images and headings. */
+  text: number;
+  links: number;
+  /** ... the same, marked cards inside included. */
+  all: number;
+  allLinks: number;
+  rich: number;
+  /** Text of the repeated items among its children (see clean-html's repeatedItems), 0 if none. */
+  items: number;
+  /** ... and their link text. */
+  itemLinks: number;
+  /** A card left in place for its parent to claim (see clean-html's pruneLinkBlock): unclaimed, it is left out. */
+  doomed: boolean;
+  /** A series of items, or one of its items, that would have been pruned as mostly links. */
+  linky: boolean;
+  /** Some block inside it holds a series of items. */
+  nested: boolean;
 }
 
 export interface Selection {
@@ -38,12 +62,15 @@ export interface Selection {
   root: string;
 }
 
-/** Class/id words of discussion and teaser areas: prose there is not the page's content. */
+/**
+ * Class/id words of discussion and teaser areas: prose there is not the page's content. A shop's
+ * customer reviews are its discussion ("reviews", plural: a review article names itself "review").
+ */
 const NEGATIVE_WORDS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion',
-  'related', 'recommended', 'trending', 'popular', 'teaser', 'teasers', 'outbrain', 'taboola',
+  'related', 'recommended', 'trending', 'popular', 'teaser', 'teasers', 'outbrain', 'taboola', 'reviews',
 ]);
-const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend|trending|popular|teaser|outbrain|taboola/i;
+const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend|trending|popular|teaser|outbrain|taboola|reviews/i;
 
 /** The hint a block passes to its subtree: its own when its class or id names one, else its parent's. */
 export function blockHint(attrs: { get(name: string): string | undefined; readonly size?: number }, parentHint: number): number {
@@ -62,15 +89,25 @@ const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6
 const STRUCTURE: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6', 'table', 'pre']);
 
 /** A block's own vote. */
-function vote(n: BlockNode, useHints: boolean): number {
+function vote(n: BlockNode, useHints: boolean, useItems: boolean): number {
   const own = n.plain + n.link + n.card;
-  if (own === 0) return 0;
+  if (own === 0) return useItems ? itemsVote(n, useHints) : 0;
   if (HEADINGS.has(n.name)) return 0;
   // Link text votes against; short or unpunctuated text (labels, specs, prices) and the text of
   // teaser/title links are neutral.
-  const w = -n.link;
+  const w = (useItems ? itemsVote(n, useHints) : 0) - n.link;
   if (n.plain < PROSE_MIN || n.punct === 0) return w;
   return w + (useHints && n.hint < 0 ? -NEGATIVE_PROSE * n.plain : n.plain);
+}
+
+/**
+ * A series of items (a product grid, a listing's rows) votes for itself by its items' text, as
+ * prose does, and its items' links no longer count against it: none of it is prose, yet it is
+ * what a listing page is for.
+ */
+function itemsVote(n: BlockNode, useHints: boolean): number {
+  if (n.items === 0 || (useHints && n.hint < 0)) return 0;
+  return n.itemLinks + ITEM_VOTE * n.items;
 }
 
 // Tunables, chosen on the aggregate of both datasets.
@@ -80,6 +117,8 @@ const OWN_PROSE_SHARE = 0.1;
 const NEGATIVE_PROSE = 0.5;
 const DOMINANT_SHARE = 0.8;
 const DOMINANT_TEXT = 0.5;
+const ITEM_VOTE = 1;
+const ITEM_PROSE_RATIO = 2;
 
 /**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
@@ -100,14 +139,30 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // ... but an article with a long comment thread still has its own body: substantial prose
   // outside those blocks keeps the hints on.
   const useHints = unhinted >= hinted || (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted);
+  // A series of items is the content only where it outweighs the page's prose (a listing, a
+  // shop's category); beside an article it is a teaser rail, pruned as before.
+  let items = 0;
+  for (let i = from; i < to; i++) {
+    const n = nodes[i]!;
+    if (n.items > items && !(useHints && n.hint < 0)) items = n.items;
+  }
+  const useItems = items > 0 && items >= ITEM_PROSE_RATIO * (useHints ? unhinted : unhinted + hinted);
+  // Blocks that stand for pruned ones, with everything inside them, count for nothing.
+  const gone = new Uint8Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = nodes[from + i]!;
+    const p = n.parent - from;
+    if (n.doomed || (n.linky && !useItems) || (p >= 0 && gone[p] === 1)) gone[i] = 1;
+  }
   const sum = new Float64Array(count);
   const text = new Float64Array(count);
   // Nodes are in document order, so a subtree is the node and the `size - 1` nodes after it.
   const size = new Int32Array(count);
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
-    const s = sum[i]! + vote(n, useHints);
-    const t = text[i]! + n.plain + n.link + n.card;
+    // An unclaimed card counts for nothing: it stands for a block that was pruned.
+    const s = gone[i] === 1 ? 0 : sum[i]! + vote(n, useHints, useItems);
+    const t = gone[i] === 1 ? 0 : text[i]! + n.plain + n.link + n.card;
     const z = size[i]! + 1;
     sum[i] = s;
     text[i] = t;
@@ -127,7 +182,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // Not when headings, code or tables sit beside it: those are the content's own structure.
   for (;;) {
     let top = -1;
-    let positive = Math.max(0, vote(nodes[from + best]!, useHints));
+    let positive = Math.max(0, vote(nodes[from + best]!, useHints, useItems));
     let structured = false;
     for (let i = best + 1; i < best + size[best]!; i += size[i]!) {
       if (sum[i]! > 0) positive += sum[i]!;
@@ -136,6 +191,8 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     }
     // A single block is never the whole content: short lines beside one long one are content too.
     if (structured || top < 0 || size[top]! <= 1) break;
+    // A series keeps the heading and introduction beside it.
+    if (useItems && nodes[from + top]!.items > 0) break;
     if (sum[top]! < DOMINANT_SHARE * positive || text[top]! < DOMINANT_TEXT * text[best]!) break;
     best = top;
   }
@@ -161,6 +218,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     if (last !== first) trim(kids[last]!);
   };
   trim(best);
+  for (let i = best + 1; i < best + size[best]!; i++) if (gone[i] === 1) holes.push(i);
   holes.sort((a, b) => a - b);
   const ranges: Array<[number, number]> = [];
   let keptText = text[best]!;
@@ -168,6 +226,8 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   let at = root.startChunk;
   for (const i of holes) {
     const n = nodes[from + i]!;
+    // (A card inside a hole goes with it.)
+    if (n.startChunk < at) continue;
     if (n.startChunk > at) ranges.push([at, n.startChunk]);
     at = n.endChunk;
     keptText -= text[i]!;
@@ -175,4 +235,34 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   }
   if (root.endChunk > at) ranges.push([at, root.endChunk]);
   return { ranges, text: keptText, h1s, root: root.name };
+}
+
+/**
+ * Where nothing scores (no prose to anchor on), the whole range is kept, less the blocks that
+ * stand for pruned ones (see BlockNode.doomed and .linky): the chunk ranges left, and the text
+ * and h1s cut (a card's text is already left out of the counts); undefined when there are none.
+ */
+export function withoutPruned(
+  nodes: readonly BlockNode[],
+  from: number,
+  to: number,
+  start: number,
+  end: number,
+): { ranges: Array<[number, number]>; text: number; h1s: number } | undefined {
+  let ranges: Array<[number, number]> | undefined;
+  let at = start;
+  let text = 0;
+  let h1s = 0;
+  for (let i = from; i < to; i++) {
+    const n = nodes[i]!;
+    if (!(n.doomed || n.linky) || n.startChunk < at) continue;
+    ranges ??= [];
+    if (n.startChunk > at) ranges.push([at, n.startChunk]);
+    at = n.endChunk;
+    if (!n.doomed) text += n.text;
+    h1s += n.endH1 - n.startH1;
+  }
+  if (ranges === undefined) return undefined;
+  if (end > at) ranges.push([at, end]);
+  return { ranges, text, h1s };
 }

@@ -254,6 +254,18 @@ describe('content scoring', () => {
     for (const n of [1, 2, 3]) expect(md).toContain(`Post ${n}:`);
   });
 
+  it('drops a forum post’s author panel but keeps the post', () => {
+    const html = `<body><div class="thread"><h1>Build fails on ARM</h1>${[1, 2, 3]
+      .map(
+        (n) => `<div class="post"><div class="message-userExtras"><dl><dt>Joined</dt><dd>Dec 23, 2009</dd><dt>Messages</dt><dd>1,204</dd></dl></div>
+        <p>Post ${n}: the build fails at the linking step, here is my log and setup.</p></div>`,
+      )
+      .join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3]) expect(md).toContain(`Post ${n}:`);
+    expect(md).not.toContain('Joined');
+  });
+
   it('keeps a product’s name, price and specs', () => {
     const html = `<body><nav><a href="/">Shop</a><a href="/desks">Desks</a></nav><div class="product">
       <h1>Oak Standing Desk</h1><p class="price">$499.00</p>
@@ -265,6 +277,39 @@ describe('content scoring', () => {
       expect(md).toContain(kept);
     }
     expect(md).not.toContain('Teaser headline');
+  });
+
+  it('leaves a product’s customer reviews out, as an article’s comments', () => {
+    const html = `<body><div><div class="product"><h1>Trail Pack</h1><p class="price">$89.00</p>
+      ${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div class="product-reviews">${[1, 2, 3]
+        .map((n) => `<div><p>Review ${n}: sturdy pack, carried it for a week and the straps held up well.</p></div>`)
+        .join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Trail Pack', '$89.00', prose(1), prose(3)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Review 1');
+  });
+
+  it('drops a contact form’s labels but keeps a page that one form wraps whole', () => {
+    const contact = `<form action="/contact"><h3>Contact us</h3><label>First name</label><input name="first">
+      <label>Email</label><input type="email" name="email"><label>Message</label><textarea></textarea>
+      <button>Send</button></form>`;
+    const body = [1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('');
+    const md = transformPage(`<body><div class="body">${body}${contact}</div></body>`, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('First name');
+    const wrapped = transformPage(`<body><form action="/page"><input name="q"><input name="x">${body}</form></body>`, opts(), MD).markdown!;
+    expect(wrapped).toContain(prose(1));
+  });
+
+  it('drops the labels of form controls but keeps a card built as a label', () => {
+    const body = [1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('');
+    const facets = ['Black', 'White', 'Grey'].map((c) => `<label><input type="checkbox"> ${c}</label>`).join('');
+    const card = `<label><input type="radio" name="plan"><h3>Team plan</h3><p>${prose(4)} ${prose(5)}</p></label>`;
+    const md = transformPage(`<body><div class="body">${facets}${body}${card}</div></body>`, opts(), MD).markdown!;
+    expect(md).toContain(prose(1));
+    expect(md).toContain(prose(4));
+    expect(md).not.toContain('Grey');
   });
 
   it('recovers content that malformed markup nests inside a dropped header', () => {
@@ -335,6 +380,8 @@ describe('content scoring', () => {
     expect(md).not.toContain('Other story');
     expect(isRailHeading('Related Articles')).toBe(true);
     expect(isRailHeading('Customers also viewed')).toBe(true);
+    expect(isRailHeading('About the Author')).toBe(true);
+    expect(isRailHeading('About the company')).toBe(false);
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
   });
@@ -370,5 +417,62 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain('every plan can be paid monthly');
     expect(md).not.toContain('Decorative duplicate');
+  });
+  describe('a series of items (a product grid, a listing)', () => {
+    const card = (n: number) =>
+      `<li class="product-card"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""><h3>Walnut desk organiser model ${n}</h3></a><span class="price">$${n}9.00</span></li>`;
+    const menu = `<div class="categories"><ul>${['Desks', 'Chairs', 'Lamps', 'Shelves', 'Rugs', 'Sale']
+      .map((c) => `<li><a href="/c/${c}">${c}</a></li>`)
+      .join('')}</ul></div>`;
+
+    it('is the content of a listing page, however linked its items are; a menu of one-word links is not', () => {
+      const html = `<body>${menu}<div class="listing"><h1>Desk organisers</h1>
+        <p>Tidy desks, calmer days. Our organisers are made to last.</p>
+        <ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 1');
+      expect(md).toContain('Walnut desk organiser model 8');
+      expect(md).toContain('$89.00');
+      expect(md).toContain('Tidy desks, calmer days.');
+      for (const gone of ['Chairs', 'Shelves', 'Rugs']) expect(md).not.toContain(gone);
+    });
+
+    it('is a teaser rail beside an article with more prose than it has text', () => {
+      const html = `<body><div><div class="story">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+        <ul class="grid">${[1, 2, 3, 4].map(card).join('')}</ul></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(prose(6));
+      expect(md).not.toContain('Walnut desk organiser');
+    });
+
+    it('is not a menu whose columns repeat like items, even inside a landmark', () => {
+      const column = (c: number) =>
+        `<div class="menu-column"><h4>Department ${c}</h4>${['Vitamins', 'Minerals', 'Herbal teas', 'Protein bars']
+          .map((x) => `<a href="/c/${c}/${x}">${x} ${c}</a>`)
+          .join(' ')}</div>`;
+      const html = `<body><main><div class="mega-menu">${[1, 2, 3, 4, 5].map(column).join('')}</div>
+        <div class="product"><h1>Toasted almond thins</h1><p>Crisp, light and baked with real almonds.</p></div></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Crisp, light and baked');
+      expect(md).not.toContain('Herbal teas');
+    });
+
+    it('is not made of paragraphs: an article whose paragraphs each hold a link stays an article', () => {
+      const para = (n: number) => `<p>${prose(n)} See <a href="/s/${n}">the council's source document number ${n}</a> for more.</p>`;
+      const html = `<body><div>${menu}<div class="story">${[1, 2, 3, 4, 5].map(para).join('')}</div></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(prose(5));
+      expect(md).not.toContain('Chairs');
+    });
+
+    it('is not one section among several that each hold a series (a page of rails)', () => {
+      const section = (s: number) =>
+        `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
+      const html = `<body><div><div class="story">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+        <div class="more">${[1, 2, 3, 4, 5, 6].map(section).join('')}</div></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(prose(10));
+      expect(md).not.toContain('Walnut desk organiser');
+    });
   });
 });

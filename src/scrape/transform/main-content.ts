@@ -23,7 +23,7 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 
 /**
  * Words in class/id names that mark furniture anywhere, even inside an article: sharing widgets,
- * ads, newsletter boxes, related-content rails, consent prompts, forum signatures.
+ * ads, newsletter boxes, related-content rails, consent prompts, forum signatures and author panels.
  */
 const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'share', 'shares', 'sharing', 'sharebar', 'sharethis', 'addthis', 'social', 'socials',
@@ -31,6 +31,9 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'sponsor', 'sponsored', 'newsletter', 'subscribe', 'subscription',
   'related', 'recommended', 'popup', 'modal', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
   'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
+  // A forum post's author panel (join date, post count, rank), as forum software names it.
+  'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
+  'authorinfo', 'postprofile',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -58,7 +61,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile/i;
 
 const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
@@ -187,12 +190,13 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
 }
 
 /**
- * Headings that introduce a teaser rail rather than content: related or recommended items,
- * "you may also like", "customers also viewed". Deliberately only phrases that never head a
- * page's own content ("Latest" or "Most read" can be a listing's own title).
+ * Headings that introduce a teaser rail or an author box rather than content: related or
+ * recommended items, "you may also like", "customers also viewed", "about the author".
+ * Deliberately only phrases that never head a page's own content ("Latest" or "Most read" can be
+ * a listing's own title; "Trending" often heads a strip that opens the page's content wrapper).
  */
 const RAIL_HEADING =
-  /^(?:related(?: [\p{L}-]+){0,2}|(?:you|we think you) (?:may|might|will|'ll) (?:also )?(?:like|love|enjoy)(?: these| this)?|you may also be interested in|recommended(?: for you| reading| articles| stories| products)?|recently viewed(?: items| products)?|frequently bought together|(?:people|customers) (?:who (?:viewed|bought) this item )?also (?:viewed|bought|liked)|similar (?:items|products|posts|articles|threads|stories)|more (?:from|by) (?:this|the) (?:author|seller|brand|shop|store)|read next|up next|editor'?s'? picks|(?:most )?popular (?:posts|articles|stories)|more (?:stories|articles|posts|news)|sponsored(?: products| content| stories| links)?|explore related items|compare (?:with )?similar items)$/iu;
+  /^(?:related(?: [\p{L}-]+){0,2}|(?:you|we think you) (?:may|might|will|'ll) (?:also )?(?:like|love|enjoy)(?: these| this)?|you may also be interested in|recommended(?: for you| reading| articles| stories| products)?|recently viewed(?: items| products)?|frequently bought together|(?:people|customers) (?:who (?:viewed|bought) this item )?also (?:viewed|bought|liked)|similar (?:items|products|posts|articles|threads|stories)|more (?:from|by) (?:this|the) (?:author|seller|brand|shop|store)|read next|up next|editor'?s'? picks|(?:most )?popular (?:posts|articles|stories)|more (?:stories|articles|posts|news)|sponsored(?: products| content| stories| links)?|explore related items|compare (?:with )?similar items|more like this|about the (?:author|authors|reviewer|writer))$/iu;
 
 export function isRailHeading(text: string): boolean {
   const t = text.replace(/[\s:.…!]+$/u, '').replace(/\s+/g, ' ').replace(/’/g, "'").trim();

@@ -396,20 +396,14 @@ export class MarkdownWriter {
         this.block(this.inItem() ? 1 : 2);
         return;
       case ITEM:
-        if (this.inCell > 0 || this.inHeading > 0) {
-          this.space = true;
-          return;
-        }
-        this.pop();
-        this.block(1);
-        return;
       case QUOTE:
+        // Inside a cell or heading neither opened a container (see open), so there is none to end.
         if (this.inCell > 0 || this.inHeading > 0) {
           this.space = true;
           return;
         }
         this.pop();
-        this.block(2);
+        this.block(kind === ITEM ? 1 : 2);
         return;
       case TERM:
         this.closeInline();
