@@ -20,6 +20,38 @@ export interface ThroughputResult {
   rawPagesPerSec: number;
   apiPagesPerSec: number;
   ratio: number;
+  /**
+   * CPU milliseconds per page during the API pass: the server's main thread, its busiest other
+   * thread (the transform worker), the rest of its threads (GC, libuv), and this process (the
+   * client and the page server). With every core busy, throughput is their sum's inverse.
+   */
+  cpuMsPerPage?: { main: number; transform: number; otherThreads: number; benchClient: number };
+}
+
+/** CPU milliseconds used so far by each thread of a process, from /proc (Linux only). */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux.
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
+    }
+  } catch {
+    /* not Linux, or the process is gone */
+  }
+  return out;
+}
+
+function cpuPerPage(pid: number, before: Map<string, number>, after: Map<string, number>, benchCpu: NodeJS.CpuUsage, pages: number): ThroughputResult['cpuMsPerPage'] {
+  if (after.size === 0) return undefined;
+  const deltas = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const main = deltas.find((d) => d.tid === String(pid))?.ms ?? 0;
+  const others = deltas.filter((d) => d.tid !== String(pid)).sort((a, b) => b.ms - a.ms);
+  const transform = others[0]?.ms ?? 0;
+  const rest = others.slice(1).reduce((a, d) => a + d.ms, 0);
+  return { main: main / pages, transform: transform / pages, otherThreads: rest / pages, benchClient: (benchCpu.user + benchCpu.system) / 1000 / pages };
 }
 
 async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<number> {
@@ -61,11 +93,14 @@ export async function runScrapeBench(opts: { pages?: number; concurrency?: numbe
     await pool(urls.slice(0, 20), 4, raw);
     await pool(urls.slice(0, 20), 4, api);
     const rawSecs = await pool(urls, concurrency, raw);
+    const cpuBefore = threadCpuMs(gleaner.pid);
+    const benchBefore = process.cpuUsage();
     const apiSecs = await pool(urls, concurrency, api);
+    const cpuMsPerPage = cpuPerPage(gleaner.pid, cpuBefore, threadCpuMs(gleaner.pid), process.cpuUsage(benchBefore), urls.length);
     await agent.close();
     const rawPagesPerSec = urls.length / rawSecs;
     const apiPagesPerSec = urls.length / apiSecs;
-    return { pages: urls.length, concurrency, rawPagesPerSec, apiPagesPerSec, ratio: apiPagesPerSec / rawPagesPerSec };
+    return { pages: urls.length, concurrency, rawPagesPerSec, apiPagesPerSec, ratio: apiPagesPerSec / rawPagesPerSec, ...(cpuMsPerPage ? { cpuMsPerPage } : {}) };
   } finally {
     await gleaner.stop();
     await site.close();
@@ -79,6 +114,13 @@ export function printScrapeBench(r: ThroughputResult): void {
     'Gleaner POST /v2/scrape': { 'pages/s': +r.apiPagesPerSec.toFixed(1) },
   });
   console.log(`API at ${(r.ratio * 100).toFixed(1)}% of raw-fetch throughput (target: >= 50%)`);
+  const c = r.cpuMsPerPage;
+  if (c) {
+    console.log(
+      `CPU ms per API page: server main thread ${c.main.toFixed(2)}, transform thread ${c.transform.toFixed(2)}, ` +
+        `other server threads ${c.otherThreads.toFixed(2)}; bench client and page server ${c.benchClient.toFixed(2)}`,
+    );
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
