@@ -16,6 +16,7 @@ import { healthRoutes } from './routes/health.js';
 import { jobRoutes } from './routes/jobs.js';
 import { mapRoutes } from './routes/map.js';
 import { parseRoutes } from './routes/parse.js';
+import { endQuietConnectionsOnClose } from './quiet-connections.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import { zodValidatorCompiler } from './validation.js';
@@ -34,6 +35,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
     frameworkErrors: frameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  endQuietConnectionsOnClose(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are plain objects we build ourselves; skip schema-driven serialisation.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
