@@ -139,7 +139,8 @@ export class MapService {
     // The clock, not only the timer: a page fetch bounded by the same deadline can fail and
     // settle just before the timer's callback runs.
     const timedOut = () => explicit && (timer.signal.aborted || Date.now() >= deadline);
-    const pageCtx: ScrapeContext = { ...ctx, signal };
+    // Map returns links, never its pages, so their Documents are not recorded.
+    const pageCtx: ScrapeContext = { ...ctx, signal, record: false };
     const origin = new URL(startUrl).origin;
     const collect = new Collector(new CrawlScope(startUrl, { allowSubdomains: req.includeSubdomains, crawlEntireDomain: !req.filterByPath }), req.ignoreQueryParameters);
     const pageOptions = req.location ? { ...LINK_OPTIONS, location: req.location } : LINK_OPTIONS;

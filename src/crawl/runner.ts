@@ -17,7 +17,7 @@ import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
 import { urlKey } from './normalize.js';
-import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus } from './store.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, Trx } from './store.js';
 
 export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
 
@@ -120,24 +120,19 @@ export class CrawlRunner {
     const plan = crawl.plan;
     const host = safeHost(row.url);
     const release = await this.gate.acquire(`${crawl.id}|${host}`, this.limitsFor(crawl), signal);
-    let outcome: { document?: string; error?: string; code?: string };
+    let outcome: PageOutcome;
     let doc: Document | undefined;
+    let links: string[] = [];
     try {
       const wantsLinks = plan.scrapeOptions.formats.some((f) => f.type === 'links');
       const options: ScrapeOptions =
         crawl.kind === 'crawl' && !wantsLinks ? { ...plan.scrapeOptions, formats: [...plan.scrapeOptions.formats, { type: 'links' }] } : plan.scrapeOptions;
       const base = plan.filesBaseUrl ?? '';
-      doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal });
-      const links = doc.links ?? [];
+      // The job keeps each page once, in its results, under the page's scrape id.
+      doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
+      links = doc.links ?? [];
       if (!wantsLinks) delete doc.links;
-      outcome = { document: JSON.stringify(doc) };
-      if (crawl.kind === 'crawl') {
-        const next = links.map((url) => ({ url, depth: row.depth + 1 }));
-        const finished = await this.recordPage(crawl, key, outcome, doc, next);
-        if (finished) await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, finished));
-        await this.finishIfDone(crawl);
-        return;
-      }
+      outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
       if (signal.aborted) throw e;
       outcome = isApiError(e) ? { error: e.message, ...(e.code ? { code: e.code } : {}) } : { error: (e as Error).message ?? String(e) };
@@ -145,24 +140,32 @@ export class CrawlRunner {
     } finally {
       release();
     }
-    await this.recordPage(crawl, key, outcome, doc, []);
-    await this.finishIfDone(crawl);
+    const next = crawl.kind === 'crawl' ? links.map((url) => ({ url, depth: row.depth + 1 })) : [];
+    const admitted = await this.recordPage(crawl, key, outcome, doc, next);
+    if (admitted?.length) await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
   }
 
-  /** Stores the outcome and newly found links; returns the admitted links, or undefined on a repeat. */
-  private async recordPage(
-    crawl: CrawlRecord<AnyPlan>,
-    key: string,
-    outcome: { document?: string; error?: string; code?: string },
-    doc: Document | undefined,
-    links: Link[],
-  ): Promise<FrontierEntry[] | undefined> {
+  /**
+   * Stores the outcome and newly found links, and ends the job when that was its last page;
+   * returns the admitted links, or undefined on a repeat.
+   */
+  private async recordPage(crawl: CrawlRecord<AnyPlan>, key: string, outcome: PageOutcome, doc: Document | undefined, links: Link[]): Promise<FrontierEntry[] | undefined> {
     const { allowed, blocked } = crawl.kind === 'crawl' ? await this.filterLinks(crawl as CrawlRecord<CrawlPlan>, links) : { allowed: [], blocked: [] };
-    const res = await this.deps.repo.finishPage(crawl.id, key, outcome, allowed, blocked, async (trx) => {
-      if (doc && crawl.webhook) {
-        await this.deps.webhooks.emit(crawl.teamId, crawl.webhook, { type: eventType(crawl.kind, 'page'), id: crawl.id, success: true, data: [doc] }, trx);
-      }
-    });
+    const res = await this.deps.repo.finishPage(
+      crawl.id,
+      key,
+      outcome,
+      { discovered: allowed, blocked },
+      {
+        onPage: async (trx) => {
+          if (doc && crawl.webhook) {
+            await this.deps.webhooks.emit(crawl.teamId, crawl.webhook, { type: eventType(crawl.kind, 'page'), id: crawl.id, success: true, data: [doc] }, trx);
+          }
+        },
+        onFinish: (trx, status) => this.emitEnd(crawl, trx, status),
+      },
+    );
+    if (res?.finished) this.forget(crawl.id);
     return res?.admitted;
   }
 
@@ -234,21 +237,25 @@ export class CrawlRunner {
 
   /** Ends the job when nothing is pending; the one caller that ends it sends the final event. */
   async finishIfDone(crawl: CrawlRecord<AnyPlan>): Promise<JobStatus | undefined> {
-    const status = await this.deps.repo.finishIfDone(crawl.id, async (trx, st) => {
-      if (!crawl.webhook) return;
-      const event = st === 'failed' ? 'failed' : 'completed';
-      await this.deps.webhooks.emit(
-        crawl.teamId,
-        crawl.webhook,
-        { type: eventType(crawl.kind, event), id: crawl.id, success: st !== 'failed', data: [], ...(st === 'failed' ? { error: 'Every page of the job failed' } : {}) },
-        trx,
-      );
-    });
-    if (status) {
-      this.robotsCache.delete(crawl.id);
-      this.scopes.delete(crawl.id);
-    }
+    const status = await this.deps.repo.finishIfDone(crawl.id, (trx, st) => this.emitEnd(crawl, trx, st));
+    if (status) this.forget(crawl.id);
     return status;
+  }
+
+  private async emitEnd(crawl: CrawlRecord<AnyPlan>, trx: Trx, status: JobStatus): Promise<void> {
+    if (!crawl.webhook) return;
+    const event = status === 'failed' ? 'failed' : 'completed';
+    await this.deps.webhooks.emit(
+      crawl.teamId,
+      crawl.webhook,
+      { type: eventType(crawl.kind, event), id: crawl.id, success: status !== 'failed', data: [], ...(status === 'failed' ? { error: 'Every page of the job failed' } : {}) },
+      trx,
+    );
+  }
+
+  private forget(crawlId: string): void {
+    this.robotsCache.delete(crawlId);
+    this.scopes.delete(crawlId);
   }
 
   /**

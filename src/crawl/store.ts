@@ -47,6 +47,8 @@ export interface PageRow extends FrontierEntry {
 export interface PageOutcome {
   /** JSON of the Document when the page succeeded. */
   document?: string;
+  /** The Document's `metadata.scrapeId`: `GET /v2/scrape/{id}` finds the page by it. */
+  scrapeId?: string;
   error?: string;
   code?: string;
 }
@@ -60,7 +62,7 @@ export interface CrawlError {
 }
 
 type Db = Kysely<Database>;
-type Trx = Transaction<Database>;
+export type Trx = Transaction<Database>;
 
 export class CrawlRepository {
   constructor(
@@ -186,17 +188,17 @@ export class CrawlRepository {
 
   /**
    * Records a page's outcome and the links it led to, in one transaction, and lets the caller
-   * record its webhook event in the same transaction. Returns undefined when the page was
-   * already finished (a repeated run) or the crawl is no longer running.
+   * record its webhook event in the same transaction. When that page was the last one pending,
+   * the job ends in the same transaction too (`onFinish` runs there, once). Returns undefined
+   * when the page was already finished (a repeated run) or the job is no longer running.
    */
   async finishPage(
     crawlId: string,
     urlKey: string,
     outcome: PageOutcome,
-    discovered: readonly FrontierEntry[],
-    blocked: readonly FrontierEntry[],
-    onCommit?: (trx: Trx) => Promise<void>,
-  ): Promise<{ admitted: FrontierEntry[] } | undefined> {
+    links: { discovered: readonly FrontierEntry[]; blocked: readonly FrontierEntry[] },
+    hooks: { onPage?: (trx: Trx) => Promise<void>; onFinish?: (trx: Trx, status: JobStatus) => Promise<void> } = {},
+  ): Promise<{ admitted: FrontierEntry[]; finished?: JobStatus } | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const crawl = await this.lockCrawl(trx, crawlId);
       if (!crawl || crawl.status !== 'scraping') return undefined;
@@ -211,22 +213,33 @@ export class CrawlRepository {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return undefined;
       if (ok) {
-        await trx.insertInto('crawl_results').values({ crawl_id: crawlId, url_key: urlKey, document: outcome.document!, created_at: now }).execute();
+        await trx
+          .insertInto('crawl_results')
+          .values({ crawl_id: crawlId, url_key: urlKey, scrape_id: outcome.scrapeId ?? null, document: outcome.document!, created_at: now })
+          .execute();
       }
-      const admitted = await this.admitIn(trx, crawlId, crawl.page_limit - crawl.discovered, discovered, blocked);
+      const admitted = await this.admitIn(trx, crawlId, crawl.page_limit - crawl.discovered, links.discovered, links.blocked);
+      const counts = {
+        discovered: crawl.discovered + admitted.length,
+        finished: crawl.finished + 1,
+        succeeded: crawl.succeeded + (ok ? 1 : 0),
+      };
+      // Every admitted page is counted in `discovered` and leaves `pending` exactly once, counted
+      // in `finished`: when they meet after the kickoff, nothing is left to do.
+      const finished = crawl.kickoff_done === 1 && counts.discovered === counts.finished ? endStatus(counts) : undefined;
       await trx
         .updateTable('crawls')
         .set({
-          discovered: crawl.discovered + admitted.length,
-          finished: crawl.finished + 1,
-          succeeded: crawl.succeeded + (ok ? 1 : 0),
+          ...counts,
           credits_used: crawl.credits_used + (ok ? 1 : 0),
           updated_at: now,
+          ...(finished ? { status: finished, finished_at: now } : {}),
         })
         .where('id', '=', crawlId)
         .execute();
-      if (onCommit) await onCommit(trx);
-      return { admitted };
+      if (hooks.onPage) await hooks.onPage(trx);
+      if (finished && hooks.onFinish) await hooks.onFinish(trx, finished);
+      return { admitted, ...(finished ? { finished } : {}) };
     });
   }
 
@@ -252,8 +265,7 @@ export class CrawlRepository {
         .limit(1)
         .executeTakeFirst();
       if (pending) return undefined;
-      // A job fails only when it produced nothing and something went wrong.
-      const status: JobStatus = crawl.succeeded === 0 && crawl.finished > 0 ? 'failed' : 'completed';
+      const status = endStatus(crawl);
       const now = Date.now();
       await trx.updateTable('crawls').set({ status, finished_at: now, updated_at: now }).where('id', '=', crawlId).execute();
       await onFinish(trx, status);
@@ -426,6 +438,11 @@ export class CrawlRepository {
     }
     return admitted;
   }
+}
+
+/** A job fails only when it produced nothing and something went wrong. */
+function endStatus(c: { succeeded: number; finished: number }): JobStatus {
+  return c.succeeded === 0 && c.finished > 0 ? 'failed' : 'completed';
 }
 
 /** Stable id for a failed page, so repeated reads of the errors list agree. */

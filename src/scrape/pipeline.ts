@@ -34,6 +34,11 @@ export interface ScrapeContext {
   signal?: AbortSignal;
   /** `keepAlive`: receives the browser page after capture (src/browser/sessions.ts). */
   keepPage?: (page: SessionContext) => void;
+  /**
+   * false: no scrape record is written, because the caller keeps the Document under its scrape
+   * id itself (a crawl, in its results) or hands the id to no one (map's link discovery).
+   */
+  record?: boolean;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -322,7 +327,7 @@ export class Scraper {
     if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
       doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
     }
-    if (!o.zeroDataRetention) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
+    if (!o.zeroDataRetention && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
     return doc;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Stored Documents: the per-team scrape cache (keyed by URL and the options that shape the
- * output) and the record of each scrape by id, for `GET /v2/scrape/{id}`.
+ * output) and the record of each scrape by id, for `GET /v2/scrape/{id}` (a crawl's pages are
+ * found in its results instead).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
@@ -40,7 +41,16 @@ export class DocumentRepository<D = unknown> {
   }
 
   async getScrape(id: string, teamId: string): Promise<D | undefined> {
-    const row = await this.db.selectFrom('scrapes').select('document').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst();
+    const row =
+      (await this.db.selectFrom('scrapes').select('document').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst()) ??
+      // A crawl's pages are stored once, in its results.
+      (await this.db
+        .selectFrom('crawl_results as r')
+        .innerJoin('crawls as c', 'c.id', 'r.crawl_id')
+        .select('r.document')
+        .where('r.scrape_id', '=', id)
+        .where('c.team_id', '=', teamId)
+        .executeTakeFirst());
     return row ? (JSON.parse(row.document) as D) : undefined;
   }
 }

@@ -294,6 +294,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0007_crawl_scrape_ids': {
+    // A crawl's page is stored once, in its results; its scrape id finds it there.
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('crawl_results').addColumn('scrape_id', 'text').execute();
+      await db.schema.createIndex('crawl_results_scrape').on('crawl_results').column('scrape_id').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -94,6 +94,8 @@ export interface CrawlResultsTable {
   id: Generated<number>;
   crawl_id: string;
   url_key: string;
+  /** The page's `metadata.scrapeId`; null for rows stored before it was kept. */
+  scrape_id: string | null;
   document: string;
   created_at: number;
 }

@@ -65,6 +65,19 @@ describe.each(modes)('crawl and batch scrape ($name)', ({ embedded }) => {
       expect(root.metadata?.scrapeId).toBeTruthy();
     });
 
+    it('serves each page by its scrapeId from GET /v2/scrape/{id}, to its own team only', async () => {
+      const root = job.data.find((d) => d.metadata?.sourceURL === `${site.url}/crawl`)!;
+      const res = await api(`/v2/scrape/${root.metadata!.scrapeId}`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { success: boolean; data: Document };
+      expect(body.data.markdown).toBe(root.markdown);
+      expect(body.data.metadata?.scrapeId).toBe(root.metadata!.scrapeId);
+      const teamId = await gleaner.rt.keys.ensureTeam('scrape-id-reader');
+      const { key } = await gleaner.rt.keys.create({ teamId, name: 'other' });
+      const other = await fetch(`${gleaner.url}/v2/scrape/${root.metadata!.scrapeId}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(other.status).toBe(404);
+    });
+
     it('obeys robots.txt and reports what it blocked', async () => {
       expect(pathsOf(job.data, site.url).some((p) => p.startsWith('/crawl/private'))).toBe(false);
       const errors = await fc.getCrawlErrors(job.id);
