@@ -518,7 +518,12 @@ export class ContentFilter {
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
-      if (frame.rail || (name === 'form' && this.isEntryForm(frame)) || (name === 'label' && this.isControlLabel(frame))) {
+      if (
+        frame.rail ||
+        (name === 'form' && this.isEntryForm(frame)) ||
+        (name === 'label' && this.isControlLabel(frame)) ||
+        (name === 'figcaption' && this.isCaption(frame))
+      ) {
         this.truncateTo(frame);
       } else this.pruneLinkBlock(frame);
     }
@@ -624,6 +629,14 @@ export class ContentFilter {
    */
   private isControlLabel(frame: Frame): boolean {
     return this.keptText - frame.startText < LABEL_MAX_TEXT;
+  }
+
+  /**
+   * A caption describes a picture (and credits its photographer); the picture's alt text stays,
+   * the caption is not the page's text. One that holds an image is a layout wrapper, and stays.
+   */
+  private isCaption(frame: Frame): boolean {
+    return frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
   }
 
   private isEntryForm(frame: Frame): boolean {

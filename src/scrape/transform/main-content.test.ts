@@ -418,6 +418,16 @@ describe('content scoring', () => {
     expect(md).toContain('every plan can be paid monthly');
     expect(md).not.toContain('Decorative duplicate');
   });
+  it('drops a picture’s caption and credit but keeps the picture and its alt text', () => {
+    const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
+      <figure><img src="/harbour.jpg" alt="Boats in the harbour"><figcaption>The harbour at dawn, photographed from the pier. Photo: A. Lens</figcaption></figure>
+      <p>${prose(2)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('![Boats in the harbour](https://news.example.com/harbour.jpg)');
+    expect(md).toContain(prose(2));
+    expect(md).not.toContain('The harbour at dawn');
+  });
+
   describe('a series of items (a product grid, a listing)', () => {
     const card = (n: number) =>
       `<li class="product-card"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""><h3>Walnut desk organiser model ${n}</h3></a><span class="price">$${n}9.00</span></li>`;
