@@ -418,6 +418,16 @@ describe('content scoring', () => {
     expect(md).toContain('every plan can be paid monthly');
     expect(md).not.toContain('Decorative duplicate');
   });
+  it('narrows to the first <main> that holds enough of the page, not a longer feed of teasers the template appends', () => {
+    const teaser = (n: number) =>
+      `<article><a href="/t${n}"><img src="/t${n}.jpg" alt=""><h3>Teaser headline ${n}</h3></a><p>What happened next, and why it matters to you.</p></article>`;
+    const html = `<body><main><article><h1>Harbour reopens</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</article></main>
+      <section role="main"><div class="grid">${Array.from({ length: 12 }, (_, i) => teaser(i + 1)).join('')}</div></section></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Teaser headline');
+  });
+
   it('drops a picture’s caption and credit but keeps the picture and its alt text', () => {
     const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
       <figure><img src="/harbour.jpg" alt="Boats in the harbour"><figcaption>The harbour at dawn, photographed from the pier. Photo: A. Lens</figcaption></figure>

@@ -248,12 +248,12 @@ export function chooseLandmark(candidates: readonly Candidate[], keptText: numbe
   let scope: Candidate | undefined;
   let scopeText = keptText;
 
-  const mains = candidates.filter((c) => c.kind === 'main' && c.closed);
-  let bestMain: Candidate | undefined;
-  for (const m of mains) if (!bestMain || candidateText(m) > candidateText(bestMain)) bestMain = m;
-  if (bestMain && candidateText(bestMain) >= MAIN_MIN_SHARE * keptText) {
-    scope = bestMain;
-    scopeText = candidateText(bestMain);
+  // The first <main> that holds enough of the page, not the longest: a later one is what the
+  // template appends (the next story of an endless scroll, a feed of teasers), however long.
+  const main = candidates.find((c) => c.kind === 'main' && c.closed && candidateText(c) >= MAIN_MIN_SHARE * keptText);
+  if (main) {
+    scope = main;
+    scopeText = candidateText(main);
   }
 
   // Outermost articles within the scope.
