@@ -112,6 +112,12 @@ const MENU_SHAPE = /menu|nav|dropdown/i;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
+/**
+ * Form controls hold no content (a size picker's options, a button's label): they go even when
+ * the other boilerplate rules are off (see ContentOptions.lenient), which can misfire on content.
+ */
+const CONTROL_TAGS: ReadonlySet<string> = new Set(['button', 'select', 'option', 'input', 'textarea']);
+
 /** Inline wrappers that carry nothing markdown can express; their children are kept. */
 const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
 
@@ -320,8 +326,8 @@ export class ContentFilter {
       this.anchors++;
     }
     if (this.softDrop >= 0) return;
-    if (this.onlyMain && !this.lenient && this.includeDepth !== depth) {
-      const why = boilerplateReason(name, attrs, this.landmarks > 0);
+    if (this.onlyMain && this.includeDepth !== depth) {
+      const why = !this.lenient ? boilerplateReason(name, attrs, this.landmarks > 0) : CONTROL_TAGS.has(name) ? `tag:${name}` : undefined;
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;

@@ -97,6 +97,14 @@ describe('onlyMainContent', () => {
     expect(md).toContain(ARTICLE_TEXT);
   });
 
+  it('still drops form controls when it falls back to the whole page', () => {
+    const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p>
+      <select name="size"><option>Small - $19.99</option><option>Large - $29.99</option></select><button>Add to cart</button></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['Small - $19.99', 'Add to cart']) expect(md).not.toContain(gone);
+  });
+
   it('drops blocks that are mostly links with little prose, whatever their names', () => {
     const html = `<body><div class="x1"><a href="/a">Alpha</a> | <a href="/b">Beta</a> | <a href="/c">Gamma</a></div>
       <div class="x2"><p>${ARTICLE_TEXT} It links to <a href="/source">the source</a> once.</p></div></body>`;
