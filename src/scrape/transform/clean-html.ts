@@ -18,6 +18,7 @@ import {
   type Candidate,
   NON_CONTENT_TAGS,
   boilerplateReason,
+  certainBoilerplateReason,
   candidateText,
   chooseLandmark,
   isRailHeading,
@@ -111,12 +112,6 @@ const ITEM_MIN_TEXT = 20;
 const MENU_SHAPE = /menu|nav|dropdown/i;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
-
-/**
- * Form controls hold no content (a size picker's options, a button's label): they go even when
- * the other boilerplate rules are off (see ContentOptions.lenient), which can misfire on content.
- */
-const CONTROL_TAGS: ReadonlySet<string> = new Set(['button', 'select', 'option', 'input', 'textarea']);
 
 /** Inline wrappers that carry nothing markdown can express; their children are kept. */
 const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
@@ -327,7 +322,7 @@ export class ContentFilter {
     }
     if (this.softDrop >= 0) return;
     if (this.onlyMain && this.includeDepth !== depth) {
-      const why = !this.lenient ? boilerplateReason(name, attrs, this.landmarks > 0) : CONTROL_TAGS.has(name) ? `tag:${name}` : undefined;
+      const why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0);
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;

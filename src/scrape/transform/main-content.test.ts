@@ -97,12 +97,15 @@ describe('onlyMainContent', () => {
     expect(md).toContain(ARTICLE_TEXT);
   });
 
-  it('still drops form controls when it falls back to the whole page', () => {
-    const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p>
-      <select name="size"><option>Small - $19.99</option><option>Large - $29.99</option></select><button>Add to cart</button></div></body>`;
+  it('still drops form controls, navigation, footers and dialogs when it falls back to the whole page', () => {
+    const html = `<body><nav><a href="/">Home</a> <a href="/shop">Shop all</a></nav>
+      <div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p>
+      <select name="size"><option>Small - $19.99</option><option>Large - $29.99</option></select><button>Add to cart</button>
+      <div role="dialog"><p>Join our list, and get ten percent off your first order.</p></div></div>
+      <footer><p>Free returns within thirty days, always, on every order.</p></footer></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(ARTICLE_TEXT);
-    for (const gone of ['Small - $19.99', 'Add to cart']) expect(md).not.toContain(gone);
+    for (const gone of ['Small - $19.99', 'Add to cart', 'Shop all', 'Join our list', 'Free returns']) expect(md).not.toContain(gone);
   });
 
   it('drops blocks that are mostly links with little prose, whatever their names', () => {

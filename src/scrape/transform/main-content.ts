@@ -113,6 +113,25 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
 }
 
 /**
+ * Furniture that never holds a page's content, whatever the markup around it: form controls
+ * (a size picker's options, a button's label), navigation, footers, dialogs and menus, by tag or
+ * role. When the other rules left (nearly) nothing and are switched off (see
+ * ContentOptions.lenient), these still apply: only the guesses (class words, headers, hidden
+ * markers) can misfire on content.
+ */
+const CERTAIN_TAGS: ReadonlySet<string> = new Set(['button', 'select', 'option', 'input', 'textarea', 'nav', 'footer', 'dialog', 'menu']);
+const CERTAIN_ROLES: ReadonlySet<string> = new Set(['navigation', 'contentinfo', 'menu', 'menubar', 'dialog', 'alertdialog']);
+
+export function certainBoilerplateReason(name: string, attrs: AttrSource): string | undefined {
+  if (CERTAIN_TAGS.has(name)) return `tag:${name}`;
+  if (attrs.size === 0) return undefined;
+  const role = attrs.get('role');
+  if (role === undefined) return undefined;
+  const r = role.trim().toLowerCase();
+  return CERTAIN_ROLES.has(r) ? `role:${r}` : undefined;
+}
+
+/**
  * Whether a drop for this reason can be a misfire on content: only the class/id vocabulary
  * guesses (a "widget" or "header" word on a content wrapper); tags, roles, hidden markers and
  * consent names mean what they say.
