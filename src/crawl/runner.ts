@@ -17,7 +17,7 @@ import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
 import { urlKey } from './normalize.js';
-import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, Trx } from './store.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
 
 export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
 
@@ -71,14 +71,35 @@ export class CrawlRunner {
   private readonly gate = new HostGate();
   /** Parsed robots.txt per job, so pages do not parse it again. */
   private readonly robotsCache = new Map<string, Robots | null>();
+  private readonly records = new Map<string, CrawlRecord<AnyPlan>>();
 
   constructor(private readonly deps: RunnerDeps) {}
 
   async handle(job: QueueJob<CrawlTask>, signal: AbortSignal): Promise<void> {
-    const crawl = await this.deps.repo.get<AnyPlan>(job.data.crawlId);
-    if (!crawl || crawl.status !== 'scraping') return;
-    if (job.data.kind === 'kickoff') await this.kickoff(crawl as CrawlRecord<CrawlPlan>, signal);
-    else await this.page(crawl, job.data.urlKey, signal);
+    if (job.data.kind === 'kickoff') {
+      const crawl = await this.deps.repo.get<CrawlPlan>(job.data.crawlId);
+      if (crawl?.status === 'scraping') await this.kickoff(crawl, signal);
+      return;
+    }
+    const row = await this.deps.repo.page(job.data.crawlId, job.data.urlKey);
+    if (!row || row.jobStatus !== 'scraping' || row.state !== 'pending') return;
+    const crawl = await this.recordOf(job.data.crawlId);
+    if (crawl) await this.page(crawl, row, signal);
+  }
+
+  /**
+   * The job as its page tasks see it. What they read of it (plan, webhook, robots.txt, team) is
+   * fixed once the kickoff is done, so it is read once per job; the status is read per page.
+   */
+  private async recordOf(crawlId: string): Promise<CrawlRecord<AnyPlan> | undefined> {
+    let crawl = this.records.get(crawlId);
+    if (!crawl) {
+      crawl = await this.deps.repo.get<AnyPlan>(crawlId);
+      if (!crawl) return undefined;
+      if (this.records.size > 500) this.records.clear();
+      this.records.set(crawlId, crawl);
+    }
+    return crawl;
   }
 
   /** Seeds a crawl's frontier: the start URL and, unless skipped, its sitemaps. */
@@ -114,9 +135,8 @@ export class CrawlRunner {
     await this.finishIfDone(crawl);
   }
 
-  private async page(crawl: CrawlRecord<AnyPlan>, key: string, signal: AbortSignal): Promise<void> {
-    const row = await this.deps.repo.page(crawl.id, key);
-    if (!row || row.state !== 'pending') return;
+  private async page(crawl: CrawlRecord<AnyPlan>, row: PageRow, signal: AbortSignal): Promise<void> {
+    const key = row.urlKey;
     const plan = crawl.plan;
     const host = safeHost(row.url);
     const release = await this.gate.acquire(`${crawl.id}|${host}`, this.limitsFor(crawl), signal);
@@ -254,6 +274,7 @@ export class CrawlRunner {
   }
 
   private forget(crawlId: string): void {
+    this.records.delete(crawlId);
     this.robotsCache.delete(crawlId);
     this.scopes.delete(crawlId);
   }

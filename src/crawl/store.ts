@@ -143,14 +143,16 @@ export class CrawlRepository {
     await this.db.updateTable('crawls').set({ robots_txt: robotsTxt }).where('id', '=', id).execute();
   }
 
-  async page(crawlId: string, urlKey: string): Promise<PageRow | undefined> {
+  /** A page of a job, with the job's status, in one read: the check before every page task. */
+  async page(crawlId: string, urlKey: string): Promise<(PageRow & { jobStatus: JobStatus }) | undefined> {
     const r = await this.db
-      .selectFrom('crawl_pages')
-      .select(['url_key', 'url', 'depth', 'state'])
-      .where('crawl_id', '=', crawlId)
-      .where('url_key', '=', urlKey)
+      .selectFrom('crawl_pages as p')
+      .innerJoin('crawls as c', 'c.id', 'p.crawl_id')
+      .select(['p.url_key', 'p.url', 'p.depth', 'p.state', 'c.status'])
+      .where('p.crawl_id', '=', crawlId)
+      .where('p.url_key', '=', urlKey)
       .executeTakeFirst();
-    return r ? { urlKey: r.url_key, url: r.url, depth: r.depth, state: r.state as PageRow['state'] } : undefined;
+    return r ? { urlKey: r.url_key, url: r.url, depth: r.depth, state: r.state as PageRow['state'], jobStatus: r.status as JobStatus } : undefined;
   }
 
   async pendingPages(crawlId: string, max: number): Promise<FrontierEntry[]> {
