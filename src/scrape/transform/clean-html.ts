@@ -167,6 +167,8 @@ class Frame {
   linkOuterAtOpen = 0;
   /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
   rail = false;
+  /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
+  caption = false;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
   readonly md: MdMark = {
     sep: 0,
@@ -203,6 +205,7 @@ class Frame {
     this.link = false;
     this.anchor = false;
     this.rail = false;
+    this.caption = false;
     this.node = -1;
     return this;
   }
@@ -422,6 +425,7 @@ export class ContentFilter {
         });
         if (parent !== undefined) parent.last = frame.node;
         this.blockTop = frame.node;
+        frame.caption = isCaptionName(attrs.get('class'));
       }
     } else if (name === 'img') {
       this.atBlockStart = false;
@@ -523,7 +527,7 @@ export class ContentFilter {
         frame.rail ||
         (name === 'form' && this.isEntryForm(frame)) ||
         (name === 'label' && this.isControlLabel(frame)) ||
-        (name === 'figcaption' && this.isCaption(frame))
+        ((name === 'figcaption' || frame.caption) && this.isCaption(frame))
       ) {
         this.truncateTo(frame);
       } else this.pruneLinkBlock(frame);
@@ -931,6 +935,16 @@ function dataLanguage(attrs: AttrSource): string | undefined {
   const v = attrs.get('data-lang') ?? attrs.get('data-language');
   if (v === undefined || !/^[\w+#.-]{1,40}$/.test(v)) return undefined;
   return codeLanguage(`language-${v}`);
+}
+
+/**
+ * Class words of a picture's caption or credit (wp-caption-text, photo-credit, caption). A size
+ * after the word (caption-s, caption-md) names a type style of a design system, not a caption.
+ */
+const CAPTION_NAME = /(?:^|[^a-z])(?:caption|credit)s?(?![a-z0-9]|[-_](?:x*[sml]|sm|md|lg|\d)(?![a-z0-9]))/i;
+
+function isCaptionName(cls: string | undefined): boolean {
+  return cls !== undefined && CAPTION_NAME.test(cls);
 }
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */

@@ -449,6 +449,18 @@ describe('content scoring', () => {
     expect(md).not.toContain('The harbour at dawn');
   });
 
+  it('drops a caption block named so by its class, but not text styled by a design system’s caption size', () => {
+    const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
+      <div class="media"><img src="/harbour.jpg" alt="Boats in the harbour"></div>
+      <div class="photo-caption">The harbour at dawn, photographed from the pier. <span class="photo-credit">Credit: A. Lens</span></div>
+      <p>${prose(2)}</p><p class="caption-s">Opening hours change with the tides, so check before you travel.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('![Boats in the harbour](https://news.example.com/harbour.jpg)');
+    expect(md).toContain('Opening hours change with the tides');
+    expect(md).not.toContain('The harbour at dawn');
+    expect(md).not.toContain('A. Lens');
+  });
+
   describe('a series of items (a product grid, a listing)', () => {
     const card = (n: number) =>
       `<li class="product-card"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""><h3>Walnut desk organiser model ${n}</h3></a><span class="price">$${n}9.00</span></li>`;
