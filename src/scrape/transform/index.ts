@@ -61,8 +61,10 @@ function cleanContent(html: string, baseUrl: string, content: ContentOptions, sc
   let cleaned = scanned ?? scanDocument(html, { baseUrl, content }).content;
   // A subtree the rules dropped holds more prose than what they kept: clean again with it
   // exempt. Wrappers nest ("widget-wrap" inside "widget-container"), so this may take a few rounds.
+  // A page the rules left (nearly) empty is tried so first too: the whole-page fallback below
+  // also brings back its hidden popups, headers and sidebars.
   const keepStarts = new Set<number>();
-  for (let round = 0; round < MAX_MISFIRE_ROUNDS && cleaned?.misfire !== undefined && !cleaned.nearlyEmpty; round++) {
+  for (let round = 0; round < MAX_MISFIRE_ROUNDS && cleaned?.misfire !== undefined; round++) {
     keepStarts.add(cleaned.misfire);
     cleaned = scanDocument(html, { baseUrl, content: { ...content, keepStarts } }).content;
   }

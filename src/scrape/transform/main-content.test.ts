@@ -361,6 +361,15 @@ describe('content scoring', () => {
     for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
   });
 
+  it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
+    const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
+    const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div style="display:none"><p>${popup(1)}</p><p>${popup(2)}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
+    expect(md).not.toContain('Popup');
+  });
+
   it('reads the content React streams in as a hidden boundary', () => {
     const html = `<body><div id="root"><template id="B:0"></template></div>
       <div hidden id="S:0"><main>${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}</main></div>
