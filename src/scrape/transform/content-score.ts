@@ -114,6 +114,8 @@ function itemsVote(n: BlockNode, useHints: boolean): number {
 const PROSE_MIN = 40;
 const OWN_PROSE_MIN = 700;
 const OWN_PROSE_SHARE = 0.1;
+const ARTICLE_PROSE_MIN = 200;
+const ARTICLE_PROSE_SHARE = 0.05;
 const NEGATIVE_PROSE = 0.5;
 const DOMINANT_SHARE = 0.8;
 const DOMINANT_TEXT = 0.5;
@@ -130,15 +132,32 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // Where most prose sits in comment-like blocks (a forum thread), those blocks are the content.
   let hinted = 0;
   let unhinted = 0;
+  // The outermost <article>s, and the prose inside them, in and out of comment-like blocks.
+  const inArticle = new Uint8Array(to - from);
+  let articles = 0;
+  let articleProse = 0;
+  let articleHinted = 0;
   for (let i = from; i < to; i++) {
     const n = nodes[i]!;
+    const p = n.parent - from;
+    const outer = p >= 0 && inArticle[p] === 1;
+    if (outer || n.name === 'article') inArticle[i - from] = 1;
+    if (!outer && n.name === 'article') articles++;
     if (n.plain < PROSE_MIN || n.punct === 0) continue;
     if (n.hint < 0) hinted += n.plain;
     else unhinted += n.plain;
+    if (inArticle[i - from] === 1) {
+      if (n.hint < 0) articleHinted += n.plain;
+      else articleProse += n.plain;
+    }
   }
   // ... but an article with a long comment thread still has its own body: substantial prose
-  // outside those blocks keeps the hints on.
-  const useHints = unhinted >= hinted || (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted);
+  // outside those blocks keeps the hints on. A post marked up as the page's one <article>, with
+  // the thread outside it, is its own body with less: an open thread's short post, say.
+  const useHints =
+    unhinted >= hinted ||
+    (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted) ||
+    (articles === 1 && articleHinted === 0 && articleProse >= ARTICLE_PROSE_MIN && articleProse >= ARTICLE_PROSE_SHARE * hinted);
   // A series of items is the content only where it outweighs the page's prose (a listing, a
   // shop's category); beside an article it is a teaser rail, pruned as before.
   let items = 0;

@@ -353,6 +353,14 @@ describe('content scoring', () => {
     expect(md).not.toContain('Reader comment');
   });
 
+  it('keeps a short post, marked up as the page’s one <article>, over the longer thread below it', () => {
+    const html = `<body><div class="site"><article><h1>Open thread</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</article>
+      <ol class="comment-list">${Array.from({ length: 40 }, (_, n) => `<li class="comment"><p>Reader comment ${n}: I think so too, and I said it first, twice.</p></li>`).join('')}</ol></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3]) expect(md).toContain(prose(n));
+    expect(md).not.toContain('Reader comment');
+  });
+
   it('exempts a subtree the class rules dropped when it holds more prose than everything kept', () => {
     // Page builders name every content wrapper with furniture words.
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
