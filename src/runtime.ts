@@ -2,7 +2,7 @@
  * Wires the long-lived parts (store, engines, guard, limits) from a Config, once per process.
  * The HTTP app, the CLI and tests all build on a Runtime; `close()` releases everything.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { DEFAULT_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
@@ -73,7 +73,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...((opts.dbSchema ?? config.databaseSchema) ? { schema: opts.dbSchema ?? config.databaseSchema } : {}),
   });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const guard = new SsrfGuard(new AddressPolicy(config.allowPrivateRanges));
   const http = new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
   const chromium = config.disableBrowser ? undefined : findChromium(config.chromiumPath);
@@ -101,7 +101,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
-  const queues = createQueueFactory({
+  const queues = await createQueueFactory({
     db: store.db,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     redisPrefix,

@@ -1,23 +1,22 @@
 /**
  * File -> parsed content, for both `POST /v2/parse` and scrapes whose URL serves a document.
  * The kind is sniffed from the bytes, the matching parser runs, and the result is the markdown
- * (and, on request, HTML, per-page markdown and layout blocks) plus what to bill.
+ * (and, on request, HTML, per-page markdown and layout blocks) plus what to bill. Each format's
+ * reader (pdf.js, ExcelJS, mammoth...) is loaded the first time a file of its kind arrives: together
+ * they would be a fifth of an idle server's heap.
  */
 import { ApiError } from '../errors.js';
 import { decodeBody } from '../scrape/engines/charset.js';
 import { transformPage } from '../scrape/transform/index.js';
 import type { PageMetadata, TransformOptions } from '../scrape/types.js';
 import { blockMarkdown, blocksHtml, blocksMarkdown, type Block } from './blocks.js';
-import { docxToHtml } from './docx.js';
 import { parseImage } from './image.js';
 import { Ocr } from './ocr.js';
 import { DEFAULT_PDF, type ParserSettings, type PdfSettings } from './parsers.js';
-import { parsePdf, type PdfPageResult } from './pdf/index.js';
-import { pptxBlocks } from './pptx.js';
+import type { PdfPageResult } from './pdf/index.js';
 import { isUnsupported, sniff, type FileKind, type Sniffed } from './sniff.js';
 import { csvBlocks, normaliseText } from './text.js';
 import type { PdfBlockItem, PdfPage, PdfPageBlocks } from './types.js';
-import { xlsxBlocks } from './xlsx.js';
 
 export interface ParseInput {
   body: Buffer;
@@ -85,13 +84,13 @@ export class DocumentParser {
         return { ...base, markdown, ...html, links: [], images: [], numPages: 1 };
       }
       case 'docx':
-        return { ...base, ...fromHtml(await docxToHtml(input.body), req, false) };
+        return { ...base, ...fromHtml(await (await import('./docx.js')).docxToHtml(input.body), req, false) };
       case 'html':
         return { ...base, ...fromHtml(decodeBody(input.body, input.contentType ?? 'text/html'), req, req.transform.onlyMainContent) };
       case 'xlsx':
-        return { ...base, ...fromBlocks(await xlsxBlocks(input.body), req) };
+        return { ...base, ...fromBlocks(await (await import('./xlsx.js')).xlsxBlocks(input.body), req) };
       case 'pptx': {
-        const { blocks, slides } = await pptxBlocks(input.body);
+        const { blocks, slides } = await (await import('./pptx.js')).pptxBlocks(input.body);
         return { ...base, ...fromBlocks(blocks, req), numPages: slides };
       }
       case 'csv':
@@ -105,7 +104,7 @@ export class DocumentParser {
   }
 
   private async pdf(bytes: Buffer, settings: PdfSettings, req: ParseRequest) {
-    const result = await parsePdf(bytes, settings, this.ocr, req.deadline);
+    const result = await (await import('./pdf/index.js')).parsePdf(bytes, settings, this.ocr, req.deadline);
     const assembled = assemblePages(result.pages, settings);
     const metadata: PageMetadata = result.title ? { title: result.title } : {};
     return {

@@ -6,12 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
 
-// bigint columns hold epoch milliseconds, well inside Number's exact range.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+/** The PostgreSQL driver, loaded only when a server uses PostgreSQL. */
+async function loadPg(): Promise<typeof import('pg').default> {
+  const pg = (await import('pg')).default;
+  // bigint columns hold epoch milliseconds, well inside Number's exact range.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+  return pg;
+}
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -34,6 +38,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   if (opts.databaseUrl) {
     const schema = opts.schema;
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+    const pg = await loadPg();
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: 10,
@@ -96,6 +101,7 @@ async function migrate(store: Store, schema: string | undefined): Promise<void> 
 
 /** Drops a PostgreSQL schema; used by tests to clean up after themselves. */
 export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   try {
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -11,11 +11,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import { CHROMIUM_ARGS } from './chromium.js';
 import { GuardProxy } from './guard-proxy.js';
 import { Lease } from './lease.js';
+import { playwright } from './playwright.js';
 import type { SessionContext, SessionContextOptions } from './session-context.js';
 import { restoreLocalStorageScript } from './storage-state.js';
 import { noop, sleep, withTimeout } from './waits.js';
@@ -54,6 +55,7 @@ export async function openCdpSession(executablePath: string, opts: SessionContex
     const server = await proxy.listen();
     const lease = new Lease(opts.guard, {}, undefined, 'about:blank');
     proxy.lease = lease;
+    const { chromium } = await playwright();
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath,
       headless: true,

@@ -4,7 +4,8 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { playwright } from './playwright.js';
 
 const PATH_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
@@ -51,6 +52,7 @@ export function findChromium(configured?: string): string | undefined {
 }
 
 export async function launchChromium(executablePath: string, opts: { timeoutMs?: number } = {}): Promise<Browser> {
+  const { chromium } = await playwright();
   return chromium.launch({
     executablePath,
     headless: true,

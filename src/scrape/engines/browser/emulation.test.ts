@@ -1,9 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../errors.js';
 import type { FetchRequest } from '../../types.js';
 import { COUNTRIES } from './countries.js';
 import { acceptLanguage, contextOptions, languagesOf, planEmulation } from './emulation.js';
+import { playwright } from './playwright.js';
 import { permissive } from './testing/site.js';
+
+// Contexts are made for a running browser, which has loaded Playwright; these tests have none.
+beforeAll(() => playwright());
 
 const req = (over: Partial<FetchRequest> = {}): FetchRequest => ({
   url: 'https://example.com/',

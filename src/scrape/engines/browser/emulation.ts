@@ -2,10 +2,11 @@
  * Emulation: the device, language, place and proxy a fetch asks the browser to present. A
  * context is created for one emulation and reused only for fetches that ask for the same one.
  */
-import { devices, type BrowserContextOptions } from 'playwright-core';
+import type { BrowserContextOptions } from 'playwright-core';
 import type { FetchRequest, LocationRequest } from '../../types.js';
 import { headerValue } from './caller-headers.js';
 import { COUNTRIES } from './countries.js';
+import { loadedPlaywright } from './playwright.js';
 import { parseUpstream } from './upstream-proxy.js';
 
 const DESKTOP_VIEWPORT = { width: 1920, height: 1080 };
@@ -77,7 +78,8 @@ export function contextOptions(em: Emulation, proxyServer: string, browserVersio
     acceptDownloads: true,
   };
   if (em.mobile) {
-    const device = devices[MOBILE_DEVICE];
+    // Contexts are made for a running browser, so Playwright is loaded by now.
+    const device = loadedPlaywright()?.devices[MOBILE_DEVICE];
     if (!device) throw new Error(`Playwright has no "${MOBILE_DEVICE}" device descriptor`);
     // `screen` is in the descriptor data but not in its published type.
     const screen = (device as { screen?: { width: number; height: number } }).screen;

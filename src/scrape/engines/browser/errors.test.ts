@@ -1,7 +1,11 @@
 import { errors as pwErrors } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../errors.js';
 import { connectError, netErrorCode, toBrowserError } from './errors.js';
+import { playwright } from './playwright.js';
+
+// The engine loads Playwright when it launches a browser; these tests make its errors directly.
+beforeAll(() => playwright());
 
 const nav = (code: string) => new Error(`page.goto: net::${code} at https://example.com/\nCall log:\n  - navigating`);
 

@@ -1,7 +1,7 @@
 /** Maps what goes wrong in Chromium, Playwright and the guard proxy onto the error catalog. */
-import { errors as pwErrors } from 'playwright-core';
 import { ApiError, isApiError } from '../../../errors.js';
 import { authority, stripBrackets } from './hosts.js';
+import { isPlaywrightTimeout } from './playwright.js';
 
 /** The `net::ERR_*` code in a Chromium navigation failure, without the prefix. */
 export function netErrorCode(e: unknown): string | undefined {
@@ -11,7 +11,7 @@ export function netErrorCode(e: unknown): string | undefined {
 /** Maps Playwright and Chromium failures onto the error catalog. */
 export function toBrowserError(e: unknown): ApiError {
   if (isApiError(e)) return e;
-  if (e instanceof pwErrors.TimeoutError) return new ApiError('SCRAPE_TIMEOUT');
+  if (isPlaywrightTimeout(e)) return new ApiError('SCRAPE_TIMEOUT');
   const code = netErrorCode(e);
   if (code) {
     if (code === 'ERR_NAME_NOT_RESOLVED' || code === 'ERR_NAME_RESOLUTION_FAILED') {

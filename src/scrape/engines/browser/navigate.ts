@@ -4,7 +4,7 @@
  * navigation failed, works out whether the site still answered (a download, a bare error
  * status) and otherwise which failure to report.
  */
-import { errors as pwErrors, type Response as PwResponse } from 'playwright-core';
+import type { Response as PwResponse } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import type { FetchResult } from '../../types.js';
 import { runActions } from './actions.js';
@@ -14,6 +14,7 @@ import { restoreLocalStorageScript } from './storage-state.js';
 import { cookiesFromHeader, headerValue } from './caller-headers.js';
 import { netErrorCode, toBrowserError } from './errors.js';
 import type { Lease } from './lease.js';
+import { isPlaywrightTimeout } from './playwright.js';
 import type { Visit } from './visit.js';
 import { noop, sleep, throwIfAborted } from './waits.js';
 
@@ -114,7 +115,7 @@ async function load(v: Visit): Promise<Loaded> {
     const loadBudget = v.remaining() - FINISH_RESERVE_MS;
     if (loadBudget > 0) {
       await v.page.waitForLoadState('load', { timeout: loadBudget }).catch((e: unknown) => {
-        if (!(e instanceof pwErrors.TimeoutError)) throw e;
+        if (!isPlaywrightTimeout(e)) throw e;
         loadTimedOut = true;
       });
     } else loadTimedOut = true;
@@ -153,7 +154,7 @@ async function fromErrorPage(v: Visit): Promise<FetchResult> {
 
 function navigationError(e: unknown, lease: Lease): ApiError {
   if (lease.mainBlocked) return toBrowserError(lease.mainBlocked);
-  if (e instanceof pwErrors.TimeoutError) return new ApiError('SCRAPE_TIMEOUT');
+  if (isPlaywrightTimeout(e)) return new ApiError('SCRAPE_TIMEOUT');
   const code = netErrorCode(e);
   if (code && PROXY_FAILURE.test(code)) {
     const failure = lease.failureFor(lease.lastMainUrl);
