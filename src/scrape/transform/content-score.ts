@@ -132,8 +132,10 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // Where most prose sits in comment-like blocks (a forum thread), those blocks are the content.
   let hinted = 0;
   let unhinted = 0;
-  // The outermost <article>s, and the prose inside them, in and out of comment-like blocks.
+  // The outermost <article>s, and the prose inside them, in and out of comment-like blocks; and
+  // each block's prose in paragraphs of its own (children, not deeper).
   const inArticle = new Uint8Array(to - from);
+  const childProse = new Float64Array(to - from);
   let articles = 0;
   let articleProse = 0;
   let articleHinted = 0;
@@ -146,6 +148,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     if (n.plain < PROSE_MIN || n.punct === 0) continue;
     if (n.hint < 0) hinted += n.plain;
     else unhinted += n.plain;
+    if (n.hint >= 0 && p >= 0) childProse[p] = childProse[p]! + n.plain;
     if (inArticle[i - from] === 1) {
       if (n.hint < 0) articleHinted += n.plain;
       else articleProse += n.plain;
@@ -188,7 +191,10 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     size[i] = z;
     const p = n.parent - from;
     if (p >= 0 && p < count) {
-      sum[p] = sum[p]! + s;
+      // A comment thread beside the paragraphs of a post (in the post's own wrapper) would outvote
+      // them there, leaving one paragraph the best: it counts for nothing, and is trimmed away.
+      const thread = useHints && s < 0 && n.hint < 0 && nodes[n.parent]!.hint >= 0 && childProse[p]! >= OWN_PROSE_MIN;
+      sum[p] = sum[p]! + (thread ? 0 : s);
       text[p] = text[p]! + t;
       size[p] = size[p]! + z;
     }

@@ -361,6 +361,14 @@ describe('content scoring', () => {
     expect(md).not.toContain('Reader comment');
   });
 
+  it('keeps every paragraph of a post whose comment thread sits beside them in the same wrapper', () => {
+    const html = `<body><div class="postarea"><h1>Day eighteen</h1>${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `<p>${prose(n)}</p>`).join('')}
+      <div class="comments-wrapper"><ol>${Array.from({ length: 40 }, (_, n) => `<li><p>Reader comment ${n}: I think so too, and I said it first, twice.</p></li>`).join('')}</ol></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]) expect(md).toContain(prose(n));
+    expect(md).not.toContain('Reader comment');
+  });
+
   it('exempts a subtree the class rules dropped when it holds more prose than everything kept', () => {
     // Page builders name every content wrapper with furniture words.
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
