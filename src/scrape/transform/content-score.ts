@@ -70,19 +70,43 @@ const NEGATIVE_WORDS: ReadonlySet<string> = new Set([
   'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion',
   'related', 'recommended', 'trending', 'popular', 'teaser', 'teasers', 'outbrain', 'taboola', 'reviews',
 ]);
+/** ... of those, the words of a discussion (readers' comments, customers' reviews), as opposed to a teaser rail. */
+const DISCUSSION_WORDS: ReadonlySet<string> = new Set(['comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion', 'reviews']);
 const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend|trending|popular|teaser|outbrain|taboola|reviews/i;
 
 /** The hint a block passes to its subtree: its own when its class or id names one, else its parent's. */
 export function blockHint(attrs: { get(name: string): string | undefined; readonly size?: number }, parentHint: number): number {
   if (attrs.size === 0) return parentHint;
-  return negativeName(attrs.get('class')) || negativeName(attrs.get('id')) ? -1 : parentHint;
+  const own = Math.max(negativeName(attrs.get('class')), negativeId(attrs.get('id')));
+  return own > 0 ? -own : parentHint;
 }
 
-function negativeName(v: string | undefined): boolean {
-  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return false;
-  for (const w of v.toLowerCase().split(/[^a-z0-9]+/)) if (NEGATIVE_WORDS.has(w)) return true;
-  return false;
+/**
+ * An id of more words than this is a heading's slug ("respond-to-review-comments" on a section of
+ * a manual), which says what the section is about, not what kind of block it is.
+ */
+const SLUG_WORDS = 4;
+
+function negativeId(v: string | undefined): number {
+  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return 0;
+  let words = 1;
+  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) === 45 || v.charCodeAt(i) === 95) words++;
+  return words > SLUG_WORDS ? 0 : negativeName(v);
 }
+
+/** 0: no negative word; 1: a teaser word; 2: a discussion word (see DISCUSSION). */
+function negativeName(v: string | undefined): number {
+  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return 0;
+  let kind = 0;
+  for (const w of v.toLowerCase().split(/[^a-z0-9]+/)) {
+    if (DISCUSSION_WORDS.has(w)) return 2;
+    if (NEGATIVE_WORDS.has(w)) kind = 1;
+  }
+  return kind;
+}
+
+/** The hint of a block a discussion word names (see blockHint); other negative names give -1. */
+const DISCUSSION = -2;
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Blocks that are content whatever their votes: a subtree that has them beside its dominant child is kept whole. */
@@ -243,16 +267,23 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     if (last !== first) trim(kids[last]!);
   };
   trim(best);
-  for (let i = best + 1; i < best + size[best]!; i++) if (gone[i] === 1) holes.push(i);
+  for (let i = best + 1; i < best + size[best]!; i++) {
+    if (gone[i] === 1) holes.push(i);
+    // A discussion inside the content (the comments under each answer of a Q&A page, a shop's
+    // reviews between the description and the specs) goes too, not only one at its edges.
+    else if (useHints && sum[i]! < 0 && nodes[from + i]!.hint === DISCUSSION && nodes[nodes[from + i]!.parent]!.hint !== DISCUSSION) holes.push(i);
+  }
   holes.sort((a, b) => a - b);
   const ranges: Array<[number, number]> = [];
+  let previous = -1;
   let keptText = text[best]!;
   let h1s = root.endH1 - root.startH1;
   let at = root.startChunk;
   for (const i of holes) {
     const n = nodes[from + i]!;
-    // (A card inside a hole goes with it.)
-    if (n.startChunk < at) continue;
+    // (A card inside a hole goes with it; a trimmed edge may be a discussion too.)
+    if (n.startChunk < at || i === previous) continue;
+    previous = i;
     if (n.startChunk > at) ranges.push([at, n.startChunk]);
     at = n.endChunk;
     keptText -= text[i]!;

@@ -369,6 +369,25 @@ describe('content scoring', () => {
     expect(md).not.toContain('Reader comment');
   });
 
+  it('leaves out the comments under each post of a Q&A page, not only a thread at the end', () => {
+    const comments = (post: string) =>
+      `<ul class="comments-list">${[1, 2, 3].map((n) => `<li class="comment"><p>Comment ${n} on the ${post}: did you try turning it off and on again first?</p></li>`).join('')}</ul>`;
+    const html = `<body><div id="mainbar"><div class="question"><h1>Why does my build fail?</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}${comments('question')}</div>
+      <div class="answer">${[4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}${comments('answer')}</div>
+      <div class="answer">${[7, 8, 9].map((n) => `<p>${prose(n)}</p>`).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9]) expect(md).toContain(prose(n));
+    expect(md).not.toContain('Comment 1');
+  });
+
+  it('does not read a heading’s slug in an id as a comment block: a manual’s section on replying stays', () => {
+    const html = `<body><div class="document">${[1, 2, 3]
+      .map((s) => `<section id="${s === 3 ? 'respond-to-review-comments-promptly' : `step-${s}`}"><h2>Step ${s}</h2><p>${prose(s)}</p><p>${prose(s + 3)}</p></section>`)
+      .join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
+  });
+
   it('exempts a subtree the class rules dropped when it holds more prose than everything kept', () => {
     // Page builders name every content wrapper with furniture words.
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
