@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { endQuietConnectionsOnClose } from './quiet-connections.js';
 
-
 async function serve(): Promise<{ app: FastifyInstance; port: number }> {
   const app = Fastify();
   endQuietConnectionsOnClose(app);
