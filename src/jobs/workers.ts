@@ -34,6 +34,8 @@ export function startWorkers(rt: Runtime): Workers {
 async function housekeeping(rt: Runtime): Promise<void> {
   await rt.crawlRunner.recoverStalled(STALL_MS);
   await rt.crawlRepo.purgeExpired();
+  // A single scrape's record (GET /v2/scrape/{id}) is kept as long as a job's documents.
+  await rt.documents.purgeScrapes(Date.now() - rt.config.jobTtlMs);
   await rt.monitors.housekeeping();
 }
 

@@ -33,11 +33,17 @@ export class DocumentRepository<D = unknown> {
       .execute();
   }
 
-  async recordScrape(id: string, teamId: string, url: string, document: D): Promise<void> {
-    await this.db
-      .insertInto('scrapes')
-      .values({ id, team_id: teamId, url, document: JSON.stringify(document), created_at: Date.now() })
-      .execute();
+  async recordScrape(id: string, teamId: string, url: string, document: D, createdAt = Date.now()): Promise<void> {
+    await this.db.insertInto('scrapes').values({ id, team_id: teamId, url, document: JSON.stringify(document), created_at: createdAt }).execute();
+  }
+
+  /** Deletes scrape records made before `before`, oldest first, at most `max` per call. */
+  async purgeScrapes(before: number, max = 1000): Promise<number> {
+    const res = await this.db
+      .deleteFrom('scrapes')
+      .where('id', 'in', (eb) => eb.selectFrom('scrapes').select('id').where('created_at', '<', before).orderBy('created_at').limit(max))
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
   }
 
   async getScrape(id: string, teamId: string): Promise<D | undefined> {

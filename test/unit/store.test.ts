@@ -87,6 +87,17 @@ describe.each(backends)('store on $name', ({ databaseUrl }) => {
     expect(await docs.getScrape(id, 'team-b')).toBeUndefined();
   });
 
+  it('purges scrape records older than the cut-off and keeps newer ones', async () => {
+    const docs = new DocumentRepository<{ markdown: string }>(store.db);
+    const old = '3f1c2a4e-0000-4000-8000-000000000002';
+    const recent = '3f1c2a4e-0000-4000-8000-000000000003';
+    await docs.recordScrape(old, 'team-a', 'http://x/old', { markdown: 'old' }, 1_000);
+    await docs.recordScrape(recent, 'team-a', 'http://x/new', { markdown: 'new' }, 5_000);
+    expect(await docs.purgeScrapes(2_000)).toBe(1);
+    expect(await docs.getScrape(old, 'team-a')).toBeUndefined();
+    expect(await docs.getScrape(recent, 'team-a')).toEqual({ markdown: 'new' });
+  });
+
   it('stores blobs behind signed, expiring links and purges expired ones', async () => {
     const blobs = new BlobStore(store.db, dataDir, 60);
     const ref = await blobs.put('team-a', Buffer.from('png-bytes'), 'image/png');
