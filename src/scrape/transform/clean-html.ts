@@ -522,9 +522,12 @@ export class ContentFilter {
       if (node.last >= 0) this.repeatedItems(frame.node);
       this.blockTop = node.parent;
     }
-    if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
+    if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && depth !== this.includeDepth) {
+      this.truncateTo(frame);
+      // A dropped rail <article> is no longer a landmark to narrow the page to.
+      frame.candidate = undefined;
+    } else if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
       if (
-        frame.rail ||
         (name === 'form' && this.isEntryForm(frame)) ||
         (name === 'label' && this.isControlLabel(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame))
@@ -797,7 +800,10 @@ export class ContentFilter {
     let rail: Frame | undefined;
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;
-      if (!f.emitted || f.startText !== this.headStartText || f.landmark || i <= this.includeDepth) break;
+      // An <article> a rail heading opens is a teaser card wrapper (themes reuse the post markup
+      // for the rail); a <main> never is.
+      const railArticle = f.candidate?.kind === 'article';
+      if (!f.emitted || f.startText !== this.headStartText || (f.landmark && !railArticle) || i <= this.includeDepth) break;
       if (f.name === 'body' || f.name === 'html') break;
       if (f.node >= 0) rail = f;
     }

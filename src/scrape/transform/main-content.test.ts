@@ -441,6 +441,26 @@ describe('content scoring', () => {
     expect(isRailHeading('Installation')).toBe(false);
   });
 
+  it('reads rail headings in the languages CMS templates ship, not only English', () => {
+    expect(isRailHeading('Você pode gostar...')).toBe(true);
+    expect(isRailHeading('También te puede interesar')).toBe(true);
+    expect(isRailHeading('Das könnte Sie auch interessieren')).toBe(true);
+    expect(isRailHeading('À lire aussi')).toBe(true);
+    expect(isRailHeading('Leggi anche:')).toBe(true);
+    expect(isRailHeading('Você pode mudar')).toBe(false);
+    expect(isRailHeading('Lire la suite')).toBe(false);
+  });
+
+  it('drops a teaser rail wrapped in an <article> that its rail heading opens', () => {
+    const card = (n: number) =>
+      `<article class="post"><h2><a href="/o${n}">Other story ${n}</a></h2><p>Another story's teaser, long enough to read as prose, to tempt you away from here.</p></article>`;
+    const html = `<body><article class="post"><h1>Title</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</article><article class="post"><h3>Você pode gostar...</h3>${[1, 2, 3, 4, 5].map(card).join('')}</article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Other story');
+    expect(md).not.toContain('gostar');
+  });
+
   it('trims link-led blocks from the edges of the content, and keeps them between paragraphs', () => {
     const filed = (n: number) => `<div>Filed ${n} under these topics here <a href="/t${n}">Politics</a> <a href="/c${n}">Council</a></div>`;
     const html = `<body><div>${filed(1)}<p>${prose(1)}</p>${filed(2)}<p>${prose(2)}</p>${filed(3)}</div></body>`;

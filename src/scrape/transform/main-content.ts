@@ -217,9 +217,17 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
 const RAIL_HEADING =
   /^(?:related(?: [\p{L}-]+){0,2}|(?:you|we think you) (?:may|might|will|'ll) (?:also )?(?:like|love|enjoy)(?: these| this)?|you may also be interested in|recommended(?: for you| reading| articles| stories| products)?|recently viewed(?: items| products)?|frequently bought together|(?:people|customers) (?:who (?:viewed|bought) this item )?also (?:viewed|bought|liked)|similar (?:items|products|posts|articles|threads|stories)|more (?:from|by) (?:this|the) (?:author|seller|brand|shop|store)|read next|up next|editor'?s'? picks|(?:most )?popular (?:posts|articles|stories)|more (?:stories|articles|posts|news)|sponsored(?: products| content| stories| links)?|explore related items|compare (?:with )?similar items|more like this|about the (?:author|authors|reviewer|writer))$/iu;
 
+/**
+ * The same kind of heading in the other languages CMS templates most often ship (Portuguese,
+ * Spanish, French, German, Italian, Dutch): templates translate the phrase but keep the rail.
+ * Held to the same standard as the English list: phrases that only ever head links elsewhere.
+ */
+const RAIL_HEADING_INTL =
+  /^(?:(?:voc[eê] )?(?:tamb[eé]m )?(?:pode|poder[aá]) (?:tamb[eé]m )?gostar(?: de)?|veja tamb[eé]m|leia tamb[eé]m|(?:not[ií]cias|mat[eé]rias|artigos|posts) relacionad[oa]s|(?:tambi[eé]n )?te (?:puede|podr[ií]a) interesar|(?:quiz[aá]s?|tal vez) te interese|(?:noticias|art[ií]culos|entradas|publicaciones) relacionad[oa]s|lee tambi[eé]n|(?:[aà] )?lire aussi|(?:[aà] )?voir aussi|vous (?:aimerez|pourriez) (?:aussi|[eé]galement)(?: aimer)?|sur le m[eê]me (?:sujet|th[eè]me)|articles (?:similaires|connexes|li[eé]s)|das k[oö]nnte (?:sie|dich) auch interessieren|(?:auch|ebenfalls) interessant|mehr zum thema|(?:[aä]hnliche|verwandte) (?:artikel|beitr[aä]ge|produkte)|(?:ti )?potrebbe(?:ro)? (?:anche )?interessarti|leggi anche|articoli correlati|lees ook|gerelateerde (?:artikelen|berichten|producten))$/iu;
+
 export function isRailHeading(text: string): boolean {
   const t = text.replace(/[\s:.…!]+$/u, '').replace(/\s+/g, ' ').replace(/’/g, "'").trim();
-  return t.length > 0 && t.length <= 60 && RAIL_HEADING.test(t);
+  return t.length > 0 && t.length <= 60 && (RAIL_HEADING.test(t) || RAIL_HEADING_INTL.test(t));
 }
 
 /**
