@@ -144,6 +144,12 @@ describe('boilerplateReason', () => {
     expect(reason('section', { class: 'related-posts' }, true)).toBe('class:related');
   });
 
+  it('flags a disclaimer block even inside the content: fine print, not the page\'s own text', () => {
+    expect(reason('div', { class: 'product-disclaimer' }, true)).toBe('class:disclaimer');
+    expect(reason('p', { id: 'disclaimers' }, true)).toBe('id:disclaimers');
+    expect(reason('div', { class: 'has-disclaimer' }, true)).toBeUndefined();
+  });
+
   it('is stricter inside a content landmark', () => {
     // Tabs of code examples inside an article are content; the same words outside are site chrome.
     expect(reason('ul', { class: 'nav nav-tabs' }, true)).toBeUndefined();

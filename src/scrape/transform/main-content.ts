@@ -34,6 +34,9 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   // A forum post's author panel (join date, post count, rank), as forum software names it.
   'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
   'authorinfo', 'postprofile',
+  // Fine print (offer terms, "prices may vary", affiliate notes) that shops and review sites
+  // append to the content; never the page's own text.
+  'disclaimer', 'disclaimers',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -61,7 +64,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim/i;
 
 const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
