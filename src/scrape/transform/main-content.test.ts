@@ -148,6 +148,8 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'product-disclaimer' }, true)).toBe('class:disclaimer');
     expect(reason('p', { id: 'disclaimers' }, true)).toBe('id:disclaimers');
     expect(reason('div', { class: 'has-disclaimer' }, true)).toBeUndefined();
+    expect(reason('section', { class: 'footnotes' }, true)).toBe('class:footnotes');
+    expect(reason('sup', { class: 'footnote-ref' }, true)).toBeUndefined();
   });
 
   it('is stricter inside a content landmark', () => {
