@@ -237,6 +237,8 @@ export class ContentFilter {
   private readonly excludeStarts: ReadonlySet<number> | undefined;
   /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
   private hardDrop = -1;
+  /** Inside a <style> or <script> (raw text; they never nest). */
+  private inStyleOrScript = false;
   /** Stack index of the subtree being dropped as boilerplate. */
   private softDrop = -1;
   private includeDepth = -1;
@@ -289,6 +291,7 @@ export class ContentFilter {
   }
 
   open(name: string, attrs: AttrView, start: number): void {
+    if (name === 'style' || name === 'script') this.inStyleOrScript = true;
     const depth = this.stack.length;
     const frame = (this.pool[depth] ??= new Frame()).reset(name);
     this.stack.push(frame);
@@ -445,8 +448,11 @@ export class ContentFilter {
   }
 
   text(data: string): void {
-    if (this.h1Capture >= 0) this.h1Buf += data;
-    if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += data;
+    // CSS-in-JS libraries put <style> inside the very heading being read; its rules are no title.
+    if (!this.inStyleOrScript) {
+      if (this.h1Capture >= 0) this.h1Buf += data;
+      if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += data;
+    }
     if (this.hardDrop >= 0 || (this.includeStarts !== undefined && this.includeDepth < 0)) {
       // Text only <noscript> holds still counts as the page's: see ContentOptions.lenient.
       if (this.droppingNoscript && this.onlyMain) this.baseText += data.length;
@@ -494,6 +500,7 @@ export class ContentFilter {
   }
 
   close(name: string): void {
+    if (name === 'style' || name === 'script') this.inStyleOrScript = false;
     const frame = this.stack.pop();
     if (frame === undefined) return;
     const depth = this.stack.length;

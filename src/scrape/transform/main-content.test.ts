@@ -449,6 +449,13 @@ describe('content scoring', () => {
     expect(isRailHeading('Installation')).toBe(false);
   });
 
+  it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
+    const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Brand Face Cream');
+    expect(md).not.toContain('font-weight');
+  });
+
   it('reads rail headings in the languages CMS templates ship, not only English', () => {
     expect(isRailHeading('Você pode gostar...')).toBe(true);
     expect(isRailHeading('También te puede interesar')).toBe(true);
