@@ -150,6 +150,9 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'has-disclaimer' }, true)).toBeUndefined();
     expect(reason('section', { class: 'footnotes' }, true)).toBe('class:footnotes');
     expect(reason('sup', { class: 'footnote-ref' }, true)).toBeUndefined();
+    expect(reason('div', { id: 'game_area_legal' }, true)).toBe('id:legal');
+    expect(reason('p', { class: 'copy-legal' }, true)).toBe('class:legal');
+    expect(reason('div', { class: 'legal-content' }, true)).toBeUndefined(); // a terms page's own text
   });
 
   it('is stricter inside a content landmark', () => {

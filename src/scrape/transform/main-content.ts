@@ -36,8 +36,9 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'authorinfo', 'postprofile',
   // Fine print (offer terms, "prices may vary", affiliate notes) that shops and review sites
   // append to the content, and the notes section blog engines render under a post: apparatus,
-  // not the text a reader came for.
-  'disclaimer', 'disclaimers', 'footnotes',
+  // not the text a reader came for. ("legal-content", a terms page's text, is spared by its
+  // content word.)
+  'disclaimer', 'disclaimers', 'footnotes', 'fineprint', 'legal',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -65,7 +66,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal/i;
 
 const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
