@@ -155,6 +155,13 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'legal-content' }, true)).toBeUndefined(); // a terms page's own text
   });
 
+  it('flags a breaking-news ticker, not the section a breaking story sits in', () => {
+    expect(reason('div', { class: 'breaking-news' }, false)).toBe('class:breaking');
+    expect(reason('div', { class: 'breaking-news-title' }, false)).toBe('class:breaking');
+    expect(reason('div', { class: 'newsticker' }, false)).toBe('class:newsticker');
+    expect(reason('div', { class: 'g-row-breaking-news' }, false)).toBeUndefined();
+  });
+
   it('is stricter inside a content landmark', () => {
     // Tabs of code examples inside an article are content; the same words outside are site chrome.
     expect(reason('ul', { class: 'nav nav-tabs' }, true)).toBeUndefined();

@@ -39,6 +39,8 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   // not the text a reader came for. ("legal-content", a terms page's text, is spared by its
   // content word.)
   'disclaimer', 'disclaimers', 'footnotes', 'fineprint', 'legal',
+  // A headline ticker that templates put above the story.
+  'breakingnews', 'newsticker',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -66,7 +68,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker/i;
 
 const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
@@ -203,7 +205,10 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
   for (const parts of split) {
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      const furniture = ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p));
+      // "breaking-news" names the ticker only when it leads the name: "row-breaking-news" is the
+      // section a breaking story itself sits in.
+      const furniture =
+        ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news');
       if (!furniture) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
