@@ -162,6 +162,14 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'g-row-breaking-news' }, false)).toBeUndefined();
   });
 
+  it('flags an author panel, not a byline', () => {
+    expect(reason('div', { class: 'author-box' }, true)).toBe('class:author');
+    expect(reason('div', { class: 'about-author-bio' }, true)).toBe('class:author');
+    expect(reason('div', { id: 'authorbox' }, true)).toBe('id:authorbox');
+    expect(reason('span', { class: 'author' }, true)).toBeUndefined();
+    expect(reason('span', { class: 'author-name' }, true)).toBeUndefined();
+  });
+
   it('is stricter inside a content landmark', () => {
     // Tabs of code examples inside an article are content; the same words outside are site chrome.
     expect(reason('ul', { class: 'nav nav-tabs' }, true)).toBeUndefined();

@@ -41,6 +41,8 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'disclaimer', 'disclaimers', 'footnotes', 'fineprint', 'legal',
   // A headline ticker that templates put above the story.
   'breakingnews', 'newsticker',
+  // An author panel under a post, as themes name it in one word (see also "author-box" below).
+  'authorbox', 'authorbio', 'aboutauthor',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -68,7 +70,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker/i;
+const MAYBE_FURNITURE = /nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand/i;
 
@@ -206,9 +208,10 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
       // "breaking-news" names the ticker only when it leads the name: "row-breaking-news" is the
-      // section a breaking story itself sits in.
+      // section a breaking story itself sits in. "author" alone may be a byline; "author-box" and
+      // "author-bio" are the panel.
       const furniture =
-        ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news');
+        ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
       if (!furniture) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
