@@ -482,6 +482,9 @@ describe('content scoring', () => {
     expect(isRailHeading('Leggi anche:')).toBe(true);
     expect(isRailHeading('Você pode mudar')).toBe(false);
     expect(isRailHeading('Lire la suite')).toBe(false);
+    expect(isRailHeading('Join the conversation...')).toBe(true);
+    expect(isRailHeading('Leave a Reply')).toBe(true);
+    expect(isRailHeading('Comments')).toBe(false); // a forum's own posts
   });
 
   it('drops a teaser rail wrapped in an <article> that its rail heading opens', () => {

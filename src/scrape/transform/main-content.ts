@@ -238,9 +238,15 @@ const RAIL_HEADING =
 const RAIL_HEADING_INTL =
   /^(?:(?:voc[eê] )?(?:tamb[eé]m )?(?:pode|poder[aá]) (?:tamb[eé]m )?gostar(?: de)?|veja tamb[eé]m|leia tamb[eé]m|(?:not[ií]cias|mat[eé]rias|artigos|posts) relacionad[oa]s|(?:tambi[eé]n )?te (?:puede|podr[ií]a) interesar|(?:quiz[aá]s?|tal vez) te interese|(?:noticias|art[ií]culos|entradas|publicaciones) relacionad[oa]s|lee tambi[eé]n|(?:[aà] )?lire aussi|(?:[aà] )?voir aussi|vous (?:aimerez|pourriez) (?:aussi|[eé]galement)(?: aimer)?|sur le m[eê]me (?:sujet|th[eè]me)|articles (?:similaires|connexes|li[eé]s)|das k[oö]nnte (?:sie|dich) auch interessieren|(?:auch|ebenfalls) interessant|mehr zum thema|(?:[aä]hnliche|verwandte) (?:artikel|beitr[aä]ge|produkte)|(?:ti )?potrebbe(?:ro)? (?:anche )?interessarti|leggi anche|articoli correlati|lees ook|gerelateerde (?:artikelen|berichten|producten))$/iu;
 
+/**
+ * An invitation to comment heads the comment box, never content. Not "Comments" or "Replies":
+ * on a forum or Q&A page those head the page's own posts.
+ */
+const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think)$/iu;
+
 export function isRailHeading(text: string): boolean {
   const t = text.replace(/[\s:.…!]+$/u, '').replace(/\s+/g, ' ').replace(/’/g, "'").trim();
-  return t.length > 0 && t.length <= 60 && (RAIL_HEADING.test(t) || RAIL_HEADING_INTL.test(t));
+  return t.length > 0 && t.length <= 60 && (RAIL_HEADING.test(t) || RAIL_HEADING_INTL.test(t) || DISCUSSION_HEADING.test(t));
 }
 
 /**
