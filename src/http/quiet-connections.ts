@@ -25,9 +25,11 @@ export function endQuietConnectionsOnClose(app: FastifyInstance): void {
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
     res.once('close', () => {
-      const left = (inFlight.get(socket) ?? 1) - 1;
-      inFlight.set(socket, left);
-      if (closing && left === 0) socket.end();
+      const count = inFlight.get(socket);
+      // The connection itself may have closed first (a client that gave up): nothing to track.
+      if (count === undefined) return;
+      inFlight.set(socket, count - 1);
+      if (closing && count === 1) socket.end();
     });
   });
   app.addHook('preClose', async () => {
