@@ -96,8 +96,7 @@ export class CrawlRunner {
     if (!crawl) {
       crawl = await this.deps.repo.get<AnyPlan>(crawlId);
       if (!crawl) return undefined;
-      if (this.records.size > 500) this.records.clear();
-      this.records.set(crawlId, crawl);
+      remember(this.records, crawlId, crawl);
     }
     return crawl;
   }
@@ -231,8 +230,7 @@ export class CrawlRunner {
         crawlEntireDomain: p.crawlEntireDomain,
         ...(p.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: p.maxDiscoveryDepth } : {}),
       });
-      if (this.scopes.size > 500) this.scopes.clear();
-      this.scopes.set(crawl.id, s);
+      remember(this.scopes, crawl.id, s);
     }
     return s;
   }
@@ -242,8 +240,7 @@ export class CrawlRunner {
     let r = this.robotsCache.get(crawl.id);
     if (r === undefined) {
       r = crawl.robotsTxt === null ? null : parseRobots(new URL(crawl.url).origin, crawl.robotsTxt);
-      if (this.robotsCache.size > 500) this.robotsCache.clear();
-      this.robotsCache.set(crawl.id, r);
+      remember(this.robotsCache, crawl.id, r);
     }
     return r;
   }
@@ -299,6 +296,12 @@ export class CrawlRunner {
       else await this.deps.queue.addBulk(pageTasks(crawl.teamId, id, pending));
     }
   }
+}
+
+/** Per-job caches stay small: a worker runs few jobs at once, and a miss costs one read. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size > 500) cache.clear();
+  cache.set(key, value);
 }
 
 function safeHost(url: string): string {
