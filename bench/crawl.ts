@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { procStatusKb, startGleanerChild, tail, waitExit, type GleanerChild } from './gleaner-child.js';
+import { procCpuSeconds, procStatusKb, startGleanerChild, tail, waitExit, type GleanerChild } from './gleaner-child.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024;
@@ -51,6 +51,8 @@ interface GleanerCrawlResult {
   completed: number;
   total: number;
   seconds: number;
+  /** CPU seconds the child used from the crawl request to its completion. */
+  cpuSeconds: number | undefined;
   peakRssKb: number | undefined;
   endRssKb: number | undefined;
   /** VmRSS of the child when `completed` first reached each multiple of `sampleEvery`. */
@@ -70,6 +72,7 @@ async function gleanerCrawl(opts: {
   let stopped: { peakRssKb: number | undefined } | undefined;
   try {
     const started = performance.now();
+    const cpuBefore = procCpuSeconds(g.pid);
     const created = await api<{ success: boolean; id: string }>(g, 'POST', '/v2/crawl', {
       url: opts.startUrl,
       limit: opts.limit,
@@ -98,6 +101,7 @@ async function gleanerCrawl(opts: {
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = procCpuSeconds(g.pid);
     const endRssKb = procStatusKb(g.pid, 'VmRSS');
     stopped = await g.stop();
     return {
@@ -105,6 +109,7 @@ async function gleanerCrawl(opts: {
       completed: st.completed ?? 0,
       total: st.total ?? 0,
       seconds,
+      cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
       peakRssKb: stopped.peakRssKb,
       endRssKb,
       samples,
@@ -122,6 +127,7 @@ interface CrawleeResult {
   pages: number;
   failed: number;
   seconds: number;
+  cpuSeconds: number | undefined;
   peakRssKb: number | undefined;
 }
 
@@ -136,8 +142,8 @@ async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency
   let result: CrawleeResult | undefined;
   const stdout = tail(child.stdout, (line) => {
     if (!line.startsWith('BENCH_RESULT ')) return;
-    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { pages: number; failed: number; seconds: number; vmHwmKb?: number; maxRssKb?: number };
-    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, peakRssKb: r.vmHwmKb ?? r.maxRssKb };
+    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { pages: number; failed: number; seconds: number; cpuSeconds?: number; vmHwmKb?: number; maxRssKb?: number };
+    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, cpuSeconds: r.cpuSeconds, peakRssKb: r.vmHwmKb ?? r.maxRssKb };
   });
   const stderr = tail(child.stderr);
   try {
@@ -156,6 +162,8 @@ interface SideFigures {
   pages: number;
   seconds: number;
   pagesPerSec: number;
+  /** CPU time per page over all the crawler's threads: steadier than pages/s on a busy machine. */
+  cpuMsPerPage: number | undefined;
   peakRssMb: number | undefined;
   note?: string;
 }
@@ -195,6 +203,7 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
         pages: r.completed,
         seconds: r.seconds,
         pagesPerSec: r.completed / r.seconds,
+        cpuMsPerPage: r.cpuSeconds !== undefined && r.completed > 0 ? (r.cpuSeconds * 1000) / r.completed : undefined,
         peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
         ...(r.status !== 'completed' ? { note: `status ${r.status}` } : {}),
       };
@@ -209,6 +218,7 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
           pages: r.pages,
           seconds: r.seconds,
           pagesPerSec: r.pages / r.seconds,
+          cpuMsPerPage: r.cpuSeconds !== undefined && r.pages > 0 ? (r.cpuSeconds * 1000) / r.pages : undefined,
           peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
           ...(r.failed ? { note: `${r.failed} failed` } : {}),
         };
@@ -224,11 +234,12 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
 
 const row = (s: SideFigures | { error: string }) =>
   'error' in s
-    ? { pages: '-', seconds: '-', 'pages/s': '-', 'peak RSS MB': '-', note: `failed: ${s.error.split('\n')[0]!.slice(0, 100)}` }
+    ? { pages: '-', seconds: '-', 'pages/s': '-', 'CPU ms/page': '-', 'peak RSS MB': '-', note: `failed: ${s.error.split('\n')[0]!.slice(0, 100)}` }
     : {
         pages: s.pages,
         seconds: +s.seconds.toFixed(2),
         'pages/s': +s.pagesPerSec.toFixed(1),
+        'CPU ms/page': s.cpuMsPerPage !== undefined ? +s.cpuMsPerPage.toFixed(2) : '?',
         'peak RSS MB': s.peakRssMb !== undefined ? +s.peakRssMb.toFixed(0) : '?',
         note: s.note ?? '',
       };
@@ -249,6 +260,9 @@ export function printCrawlBench(r: CrawlBenchResult): void {
     console.log(
       `Gleaner at ${speed.toFixed(2)}× Crawlee's pages/s (target: >= 8×); peak RSS ${rss !== undefined ? `${rss.toFixed(2)}×` : '?'} Crawlee's (target: <= 1×)`,
     );
+    if (g.cpuMsPerPage !== undefined && c.cpuMsPerPage !== undefined) {
+      console.log(`CPU per page: Gleaner ${g.cpuMsPerPage.toFixed(2)} ms on all its threads, Crawlee ${c.cpuMsPerPage.toFixed(2)} ms (${(c.cpuMsPerPage / g.cpuMsPerPage).toFixed(2)}× Gleaner's)`);
+    }
   }
   if (r.cpuProfDir) console.log(`CPU profile of the Gleaner child: ${r.cpuProfDir}`);
 }

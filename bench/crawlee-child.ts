@@ -69,13 +69,16 @@ const crawler = new CheerioCrawler(
 );
 
 const started = performance.now();
+const cpuBefore = process.cpuUsage();
 await crawler.run([values.url]);
 const seconds = (performance.now() - started) / 1000;
+const cpu = process.cpuUsage(cpuBefore);
 
 const result = {
   pages,
   failed,
   seconds,
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
   markdownChars,
   vmHwmKb: procStatusKb('VmHWM'),
   vmRssKb: procStatusKb('VmRSS'),

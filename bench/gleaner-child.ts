@@ -21,6 +21,21 @@ export function procStatusKb(pid: number | 'self', field: string): number | unde
   }
 }
 
+/**
+ * CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat;
+ * undefined off Linux. Fields 14 and 15 count clock ticks, 100 per second on Linux.
+ */
+export function procCpuSeconds(pid: number | 'self'): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after it are plain numbers.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Keeps the last few KB a stream wrote, for error messages. */
 export function tail(stream: NodeJS.ReadableStream | null, onLine?: (line: string) => void): () => string {
   let buf = '';

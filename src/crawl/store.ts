@@ -411,11 +411,14 @@ export class CrawlRepository {
     entries: readonly FrontierEntry[],
     blocked: readonly FrontierEntry[],
   ): Promise<FrontierEntry[]> {
+    // A full frontier admits nothing: only robots-blocked links are still worth recording.
+    const wanted = room > 0 ? entries : [];
     const unique = new Map<string, FrontierEntry>();
-    for (const e of entries) if (!unique.has(e.urlKey)) unique.set(e.urlKey, e);
+    for (const e of wanted) if (!unique.has(e.urlKey)) unique.set(e.urlKey, e);
     const blockedUnique = new Map<string, FrontierEntry>();
     for (const e of blocked) if (!unique.has(e.urlKey) && !blockedUnique.has(e.urlKey)) blockedUnique.set(e.urlKey, e);
     const keys = [...unique.keys(), ...blockedUnique.keys()];
+    if (keys.length === 0) return [];
     const known = new Set<string>();
     // Chunks keep the IN list under SQLite's parameter limit.
     for (let i = 0; i < keys.length; i += 500) {
