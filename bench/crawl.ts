@@ -3,13 +3,16 @@
  *
  * 1. Gleaner (`gleaner serve`, POST /v2/crawl) beside Crawlee's CheerioCrawler + turndown
  *    (bench/crawlee-child.ts) on the same local copy of Debian's PostgreSQL manual, from
- *    index.html, same page limit and concurrency. pages/s is completed pages over the wall time
- *    from the crawl request to its completion; peak RSS is the child's VmHWM.
+ *    index.html, same page limit and concurrency. Each crawler crawls the pages twice in one
+ *    process and both runs are shown; the second, warm, run is the one the target names (unless
+ *    `--cold`). pages/s is completed pages over the wall time from the crawl request to its
+ *    completion; CPU ms/page counts every thread of the crawler's process; peak RSS is the
+ *    child's VmHWM over both runs.
  * 2. A crawl of a generated 10,000-page site, sampling Gleaner's RSS every 1,000 pages, to show
  *    memory stays flat as the crawl grows.
  *
  *   node --expose-gc --import tsx bench/crawl.ts [--pages 1000] [--concurrency 16]
- *       [--synthetic 10000 | --synthetic 0] [--skip-crawlee] [--cpu-prof]
+ *       [--synthetic 10000 | --synthetic 0] [--skip-crawlee] [--cpu-prof] [--cold]
  *
  * `--cpu-prof` writes a V8 CPU profile of each Gleaner child to a temporary folder (printed).
  */
@@ -57,63 +60,81 @@ interface GleanerCrawlResult {
   endRssKb: number | undefined;
   /** VmRSS of the child when `completed` first reached each multiple of `sampleEvery`. */
   samples: Array<{ completed: number; seconds: number; rssKb: number | undefined }>;
+  /** The warm-up crawl, when there was one: the server's first after it started. */
+  first?: CrawlFigures;
 }
 
-/** Runs one crawl on a fresh Gleaner child and stops it; the figures are the child's. */
+type CrawlFigures = Omit<GleanerCrawlResult, 'peakRssKb' | 'endRssKb' | 'first'>;
+
+/** One crawl on a running Gleaner child, from the request to the job's end. */
+async function crawlOnce(
+  g: GleanerChild,
+  opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number; sampleEvery?: number },
+): Promise<CrawlFigures> {
+  const started = performance.now();
+  const cpuBefore = procCpuSeconds(g.pid);
+  const created = await api<{ success: boolean; id: string }>(g, 'POST', '/v2/crawl', {
+    url: opts.startUrl,
+    limit: opts.limit,
+    maxConcurrency: opts.concurrency,
+    sitemap: 'skip',
+    scrapeOptions: { formats: ['markdown'], maxAge: 0, storeInCache: false },
+  });
+  if (!created.id) throw new Error(`POST /v2/crawl returned no id: ${JSON.stringify(created)}`);
+  const samples: GleanerCrawlResult['samples'] = [];
+  let nextSample = opts.sampleEvery ?? Infinity;
+  let st: CrawlStatus;
+  for (;;) {
+    // A cheap status read (one document at most) every 25 ms: a coarser poll would add up to its
+    // own interval to a crawl that lasts a few seconds.
+    await new Promise((r) => setTimeout(r, 25));
+    st = await api<CrawlStatus>(g, 'GET', `/v2/crawl/${created.id}?limit=1`);
+    const completed = st.completed ?? 0;
+    if (completed >= nextSample) {
+      samples.push({ completed, seconds: (performance.now() - started) / 1000, rssKb: procStatusKb(g.pid, 'VmRSS') });
+      while (nextSample <= completed) nextSample += opts.sampleEvery!;
+    }
+    if (st.status === 'completed' || st.status === 'failed' || st.status === 'cancelled') break;
+    if (performance.now() - started > opts.timeoutMs) {
+      await api(g, 'DELETE', `/v2/crawl/${created.id}`).catch(() => undefined);
+      throw new Error(`crawl still ${st.status} after ${opts.timeoutMs / 1000} s (${completed}/${st.total ?? '?'} pages)`);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = procCpuSeconds(g.pid);
+  return {
+    status: st.status ?? 'unknown',
+    completed: st.completed ?? 0,
+    total: st.total ?? 0,
+    seconds,
+    cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    samples,
+  };
+}
+
+/**
+ * Runs one measured crawl on a fresh Gleaner child and stops it; the figures are the child's.
+ * With `warmup`, a crawl of the same pages goes first and the second is the measured one: a
+ * service runs for days, and a just-started one spends about half its first thousand pages' CPU
+ * compiling its own code. The first crawl's figures are kept too.
+ */
 async function gleanerCrawl(opts: {
   startUrl: string;
   limit: number;
   concurrency: number;
   timeoutMs: number;
+  warmup?: boolean;
   sampleEvery?: number;
   cpuProfDir?: string | undefined;
 }): Promise<GleanerCrawlResult> {
   const g = await startGleanerChild({ concurrency: opts.concurrency, cpuProfDir: opts.cpuProfDir });
   let stopped: { peakRssKb: number | undefined } | undefined;
   try {
-    const started = performance.now();
-    const cpuBefore = procCpuSeconds(g.pid);
-    const created = await api<{ success: boolean; id: string }>(g, 'POST', '/v2/crawl', {
-      url: opts.startUrl,
-      limit: opts.limit,
-      maxConcurrency: opts.concurrency,
-      sitemap: 'skip',
-      scrapeOptions: { formats: ['markdown'], maxAge: 0, storeInCache: false },
-    });
-    if (!created.id) throw new Error(`POST /v2/crawl returned no id: ${JSON.stringify(created)}`);
-    const samples: GleanerCrawlResult['samples'] = [];
-    let nextSample = opts.sampleEvery ?? Infinity;
-    let st: CrawlStatus = {};
-    for (;;) {
-      // A cheap status read (one document at most) every 25 ms: a coarser poll would add up to its
-      // own interval to a crawl that lasts a few seconds.
-      await new Promise((r) => setTimeout(r, 25));
-      st = await api<CrawlStatus>(g, 'GET', `/v2/crawl/${created.id}?limit=1`);
-      const completed = st.completed ?? 0;
-      if (completed >= nextSample) {
-        samples.push({ completed, seconds: (performance.now() - started) / 1000, rssKb: procStatusKb(g.pid, 'VmRSS') });
-        while (nextSample <= completed) nextSample += opts.sampleEvery!;
-      }
-      if (st.status === 'completed' || st.status === 'failed' || st.status === 'cancelled') break;
-      if (performance.now() - started > opts.timeoutMs) {
-        await api(g, 'DELETE', `/v2/crawl/${created.id}`).catch(() => undefined);
-        throw new Error(`crawl still ${st.status} after ${opts.timeoutMs / 1000} s (${completed}/${st.total ?? '?'} pages)`);
-      }
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const cpuAfter = procCpuSeconds(g.pid);
+    const first = opts.warmup ? await crawlOnce(g, { ...opts, sampleEvery: undefined }) : undefined;
+    const figures = await crawlOnce(g, opts);
     const endRssKb = procStatusKb(g.pid, 'VmRSS');
     stopped = await g.stop();
-    return {
-      status: st.status ?? 'unknown',
-      completed: st.completed ?? 0,
-      total: st.total ?? 0,
-      seconds,
-      cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
-      peakRssKb: stopped.peakRssKb,
-      endRssKb,
-      samples,
-    };
+    return { ...figures, ...(first ? { first } : {}), peakRssKb: stopped.peakRssKb, endRssKb };
   } catch (e) {
     const out = g.output();
     if (out) (e as Error).message += `\n--- Gleaner output (tail) ---\n${out}`;
@@ -123,27 +144,31 @@ async function gleanerCrawl(opts: {
   }
 }
 
-interface CrawleeResult {
+interface CrawleeRun {
   pages: number;
   failed: number;
   seconds: number;
   cpuSeconds: number | undefined;
+}
+
+interface CrawleeResult extends CrawleeRun {
+  first?: CrawleeRun;
   peakRssKb: number | undefined;
 }
 
-async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number }): Promise<CrawleeResult> {
+async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number; warmup: boolean }): Promise<CrawleeResult> {
   const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlee-bench-'));
   const child = spawn(
     process.execPath,
-    ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'bench/crawlee-child.ts'), '--url', opts.startUrl, '--pages', String(opts.limit), '--concurrency', String(opts.concurrency)],
+    ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'bench/crawlee-child.ts'), '--url', opts.startUrl, '--pages', String(opts.limit), '--concurrency', String(opts.concurrency), ...(opts.warmup ? ['--warmup'] : [])],
     // cwd is the temp folder too, so nothing Crawlee might write lands in the repository.
     { cwd: storage, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(storage, 'storage') } },
   );
   let result: CrawleeResult | undefined;
   const stdout = tail(child.stdout, (line) => {
     if (!line.startsWith('BENCH_RESULT ')) return;
-    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as { pages: number; failed: number; seconds: number; cpuSeconds?: number; vmHwmKb?: number; maxRssKb?: number };
-    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, cpuSeconds: r.cpuSeconds, peakRssKb: r.vmHwmKb ?? r.maxRssKb };
+    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as CrawleeRun & { first?: CrawleeRun; vmHwmKb?: number; maxRssKb?: number };
+    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, cpuSeconds: r.cpuSeconds, ...(r.first ? { first: r.first } : {}), peakRssKb: r.vmHwmKb ?? r.maxRssKb };
   });
   const stderr = tail(child.stderr);
   try {
@@ -158,14 +183,29 @@ async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency
 // ---------------------------------------------------------------------------------------------
 // 1. Gleaner vs Crawlee on the PostgreSQL manual
 
-interface SideFigures {
+interface RunFigures {
   pages: number;
   seconds: number;
   pagesPerSec: number;
   /** CPU time per page over all the crawler's threads: steadier than pages/s on a busy machine. */
   cpuMsPerPage: number | undefined;
+}
+
+interface SideFigures extends RunFigures {
+  /** The crawler's first crawl after it started, when the measured one is its second. */
+  first?: RunFigures;
+  /** The process's peak over both crawls. */
   peakRssMb: number | undefined;
   note?: string;
+}
+
+function runFigures(r: { pages: number; seconds: number; cpuSeconds: number | undefined }): RunFigures {
+  return {
+    pages: r.pages,
+    seconds: r.seconds,
+    pagesPerSec: r.pages / r.seconds,
+    cpuMsPerPage: r.cpuSeconds !== undefined && r.pages > 0 ? (r.cpuSeconds * 1000) / r.pages : undefined,
+  };
 }
 
 export interface CrawlBenchResult {
@@ -181,6 +221,8 @@ export interface CrawlBenchOptions {
   concurrency?: number;
   skipCrawlee?: boolean;
   cpuProf?: boolean;
+  /** Measure each crawler's second crawl of the pages, after an unmeasured first one (default). */
+  warmup?: boolean;
 }
 
 const errorOf = (e: unknown) => ({ error: (e as Error).message ?? String(e) });
@@ -195,15 +237,14 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
   const startUrl = `${site.url}/index.html`;
   const cpuProfDir = opts.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-crawl-prof-')) : undefined;
   const timeoutMs = Math.max(120_000, pages * 600);
+  const warmup = opts.warmup ?? true;
   try {
     let gleaner: CrawlBenchResult['gleaner'];
     try {
-      const r = await gleanerCrawl({ startUrl, limit: pages, concurrency, timeoutMs, cpuProfDir });
+      const r = await gleanerCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmup, cpuProfDir });
       gleaner = {
-        pages: r.completed,
-        seconds: r.seconds,
-        pagesPerSec: r.completed / r.seconds,
-        cpuMsPerPage: r.cpuSeconds !== undefined && r.completed > 0 ? (r.cpuSeconds * 1000) / r.completed : undefined,
+        ...runFigures({ ...r, pages: r.completed }),
+        ...(r.first ? { first: runFigures({ ...r.first, pages: r.first.completed }) } : {}),
         peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
         ...(r.status !== 'completed' ? { note: `status ${r.status}` } : {}),
       };
@@ -213,12 +254,10 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
     let crawlee: CrawlBenchResult['crawlee'];
     if (!opts.skipCrawlee) {
       try {
-        const r = await crawleeCrawl({ startUrl, limit: pages, concurrency, timeoutMs });
+        const r = await crawleeCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmup });
         crawlee = {
-          pages: r.pages,
-          seconds: r.seconds,
-          pagesPerSec: r.pages / r.seconds,
-          cpuMsPerPage: r.cpuSeconds !== undefined && r.pages > 0 ? (r.cpuSeconds * 1000) / r.pages : undefined,
+          ...runFigures(r),
+          ...(r.first ? { first: runFigures(r.first) } : {}),
           peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
           ...(r.failed ? { note: `${r.failed} failed` } : {}),
         };
@@ -232,37 +271,44 @@ export async function runCrawlBench(opts: CrawlBenchOptions = {}): Promise<Crawl
   }
 }
 
-const row = (s: SideFigures | { error: string }) =>
-  'error' in s
-    ? { pages: '-', seconds: '-', 'pages/s': '-', 'CPU ms/page': '-', 'peak RSS MB': '-', note: `failed: ${s.error.split('\n')[0]!.slice(0, 100)}` }
-    : {
-        pages: s.pages,
-        seconds: +s.seconds.toFixed(2),
-        'pages/s': +s.pagesPerSec.toFixed(1),
-        'CPU ms/page': s.cpuMsPerPage !== undefined ? +s.cpuMsPerPage.toFixed(2) : '?',
-        'peak RSS MB': s.peakRssMb !== undefined ? +s.peakRssMb.toFixed(0) : '?',
-        note: s.note ?? '',
-      };
+const row = (s: RunFigures, peakRssMb: number | undefined, note = '') => ({
+  pages: s.pages,
+  seconds: +s.seconds.toFixed(2),
+  'pages/s': +s.pagesPerSec.toFixed(1),
+  'CPU ms/page': s.cpuMsPerPage !== undefined ? +s.cpuMsPerPage.toFixed(2) : '?',
+  'peak RSS MB': peakRssMb !== undefined ? +peakRssMb.toFixed(0) : '?',
+  note,
+});
+
+function ratios(label: string, g: RunFigures, c: RunFigures): string {
+  const cpu = g.cpuMsPerPage !== undefined && c.cpuMsPerPage !== undefined ? `, ${(c.cpuMsPerPage / g.cpuMsPerPage).toFixed(2)}× less CPU per page` : '';
+  return `${label}: Gleaner at ${(g.pagesPerSec / c.pagesPerSec).toFixed(2)}× Crawlee's pages/s${cpu}`;
+}
 
 export function printCrawlBench(r: CrawlBenchResult): void {
   console.log(`\nCrawl of up to ${r.pages} pages of the PostgreSQL manual from index.html, concurrency ${r.concurrency}, each crawler in its own process`);
-  const table: Record<string, ReturnType<typeof row>> = { 'Gleaner POST /v2/crawl (markdown)': row(r.gleaner) };
-  if (r.crawlee) table['Crawlee CheerioCrawler + turndown'] = row(r.crawlee);
-  console.table(table);
-  for (const [name, s] of Object.entries({ Gleaner: r.gleaner, Crawlee: r.crawlee })) {
-    if (s && 'error' in s) console.log(`${name} failed:\n${s.error}`);
+  const table: Record<string, ReturnType<typeof row>> = {};
+  const sides: Array<[string, SideFigures | { error: string } | undefined]> = [
+    ['Gleaner POST /v2/crawl (markdown)', r.gleaner],
+    ['Crawlee CheerioCrawler + turndown', r.crawlee],
+  ];
+  for (const [name, s] of sides) {
+    if (!s) continue;
+    if ('error' in s) {
+      console.log(`${name} failed:\n${s.error}`);
+      continue;
+    }
+    if (s.first) table[`${name}, 1st crawl`] = row(s.first, s.peakRssMb);
+    table[s.first ? `${name}, 2nd crawl` : name] = row(s, s.peakRssMb, s.note);
   }
+  console.table(table);
   const g = r.gleaner;
   const c = r.crawlee;
   if (c && !('error' in g) && !('error' in c)) {
-    const speed = g.pagesPerSec / c.pagesPerSec;
+    if (g.first && c.first) console.log(ratios('1st crawl after start', g.first, c.first));
+    console.log(`${ratios(g.first ? '2nd crawl (the target)' : 'Crawl', g, c)} (target: >= 8× pages/s)`);
     const rss = g.peakRssMb !== undefined && c.peakRssMb !== undefined ? g.peakRssMb / c.peakRssMb : undefined;
-    console.log(
-      `Gleaner at ${speed.toFixed(2)}× Crawlee's pages/s (target: >= 8×); peak RSS ${rss !== undefined ? `${rss.toFixed(2)}×` : '?'} Crawlee's (target: <= 1×)`,
-    );
-    if (g.cpuMsPerPage !== undefined && c.cpuMsPerPage !== undefined) {
-      console.log(`CPU per page: Gleaner ${g.cpuMsPerPage.toFixed(2)} ms on all its threads, Crawlee ${c.cpuMsPerPage.toFixed(2)} ms (${(c.cpuMsPerPage / g.cpuMsPerPage).toFixed(2)}× Gleaner's)`);
-    }
+    console.log(`Peak RSS ${rss !== undefined ? `${rss.toFixed(2)}×` : '?'} Crawlee's (target: <= 1×)`);
   }
   if (r.cpuProfDir) console.log(`CPU profile of the Gleaner child: ${r.cpuProfDir}`);
 }
@@ -413,6 +459,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       synthetic: { type: 'string' },
       'skip-crawlee': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
+      // One crawl per crawler, on a just-started process, instead of measuring the second.
+      cold: { type: 'boolean' },
     },
   });
   const concurrency = Number(values.concurrency ?? 16);
@@ -420,7 +468,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const synthetic = Number(values.synthetic ?? 10_000);
   const cpuProf = values['cpu-prof'] ?? false;
   if (pages > 0) {
-    const r = await runCrawlBench({ pages, concurrency, skipCrawlee: values['skip-crawlee'] ?? false, cpuProf });
+    const r = await runCrawlBench({ pages, concurrency, skipCrawlee: values['skip-crawlee'] ?? false, cpuProf, warmup: !values.cold });
     if (r) printCrawlBench(r);
   }
   if (synthetic > 0) printSyntheticCrawlBench(await runSyntheticCrawlBench({ pages: synthetic, concurrency, cpuProf }));

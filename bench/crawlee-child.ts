@@ -4,7 +4,7 @@
  * into markdown with turndown + GFM (the work Gleaner does per page), storage in memory only.
  * Prints one line `BENCH_RESULT {json}` with pages, seconds and its peak RSS.
  *
- *   node --import tsx bench/crawlee-child.ts --url http://127.0.0.1:PORT/index.html [--pages 1000] [--concurrency 16]
+ *   node --import tsx bench/crawlee-child.ts --url http://127.0.0.1:PORT/index.html [--pages 1000] [--concurrency 16] [--warmup]
  *
  * Set CRAWLEE_STORAGE_DIR to a temporary folder: nothing is persisted, but Crawlee resolves it.
  */
@@ -38,48 +38,52 @@ function procStatusKb(field: string): number | undefined {
   }
 }
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, pages: { type: 'string' }, concurrency: { type: 'string' } } });
+const { values } = parseArgs({ options: { url: { type: 'string' }, pages: { type: 'string' }, concurrency: { type: 'string' }, warmup: { type: 'boolean' } } });
 if (!values.url) throw new Error('--url is required');
 const maxPages = Number(values.pages ?? 1000);
 const concurrency = Number(values.concurrency ?? 16);
 
 log.setLevel(log.LEVELS.WARNING);
 const td = makeTurndown();
-let pages = 0;
-let failed = 0;
-let markdownChars = 0;
-
-const crawler = new CheerioCrawler(
-  {
-    // A fixed pool of 16, like Gleaner's workers; without minConcurrency Crawlee starts at 1 and ramps up.
-    minConcurrency: concurrency,
-    maxConcurrency: concurrency,
-    maxRequestsPerCrawl: maxPages,
-    async requestHandler({ body, enqueueLinks }) {
-      const html = typeof body === 'string' ? body : body.toString('utf8');
-      markdownChars += td.turndown(html).length;
-      pages++;
-      await enqueueLinks({ strategy: 'same-hostname' });
+/** One crawl with a crawler and in-memory storage of its own, so a second run starts empty. */
+async function crawlOnce() {
+  let pages = 0;
+  let failed = 0;
+  let markdownChars = 0;
+  const crawler = new CheerioCrawler(
+    {
+      // A fixed pool of 16, like Gleaner's workers; without minConcurrency Crawlee starts at 1 and ramps up.
+      minConcurrency: concurrency,
+      maxConcurrency: concurrency,
+      maxRequestsPerCrawl: maxPages,
+      async requestHandler({ body, enqueueLinks }) {
+        const html = typeof body === 'string' ? body : body.toString('utf8');
+        markdownChars += td.turndown(html).length;
+        pages++;
+        await enqueueLinks({ strategy: 'same-hostname' });
+      },
+      failedRequestHandler() {
+        failed++;
+      },
     },
-    failedRequestHandler() {
-      failed++;
-    },
-  },
-  new Configuration({ persistStorage: false }),
-);
+    new Configuration({ persistStorage: false }),
+  );
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await crawler.run([values.url!]);
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { pages, failed, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, markdownChars };
+}
 
-const started = performance.now();
-const cpuBefore = process.cpuUsage();
-await crawler.run([values.url]);
-const seconds = (performance.now() - started) / 1000;
-const cpu = process.cpuUsage(cpuBefore);
+// As on the Gleaner side, `--warmup` crawls the same pages first and the second run is the one
+// measured; the first run's figures are reported too.
+const first = values.warmup ? await crawlOnce() : undefined;
+const run = await crawlOnce();
 
 const result = {
-  pages,
-  failed,
-  seconds,
-  cpuSeconds: (cpu.user + cpu.system) / 1e6,
-  markdownChars,
+  ...run,
+  ...(first ? { first } : {}),
   vmHwmKb: procStatusKb('VmHWM'),
   vmRssKb: procStatusKb('VmRSS'),
   maxRssKb: process.resourceUsage().maxRSS,
