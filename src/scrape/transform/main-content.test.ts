@@ -619,3 +619,42 @@ describe('content scoring', () => {
     });
   });
 });
+
+describe('onlyMainContent: repeated renderings', () => {
+  const feature = (n: number) => `<h3>Feature ${n}</h3><p>Fibre number ${n} keeps your feet dry and warm.</p>`;
+  const slides = `<div class="slides">${[1, 2, 3].map(feature).join('')}</div>`;
+  const description =
+    'This runner is knitted from soft merino wool and sits on a foam sole that stays comfortable all day long.';
+
+  it('keeps one copy of a slider rendered twice (a run of repeated lines close to the first)', () => {
+    const html = `<body><main><h1>Wool runner</h1><p>${description}</p>${slides}${slides}</main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('Fibre number 2 keeps').length - 1).toBe(1);
+    expect(md).toContain('Feature 3');
+  });
+
+  it('keeps one copy of a long paragraph repeated right after itself (a tab and its accordion twin)', () => {
+    const html = `<body><main><h1>Wool runner</h1><div class="tab"><p>${description}</p></div><div class="accordion"><p>${description}</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('merino wool').length - 1).toBe(1);
+  });
+
+  it('keeps a short line repeated alone, list items and code lines', () => {
+    const question = (n: number) =>
+      `<h3>What inspired you?</h3><p>Interviewee ${n} answered that cooking for a large family, every single weekend, was the start.</p>`;
+    const html = `<body><main><h1>Interviews</h1>${[1, 2, 3].map(question).join('')}
+      <ul><li>Easy setup for all your devices</li></ul><ul><li>Easy setup for all your devices</li></ul>
+      <pre><code>const total = items.reduce((sum, item) => sum + item.price, 0);\nconst total = items.reduce((sum, item) => sum + item.price, 0);</code></pre></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('What inspired you?').length - 1).toBe(3);
+    expect(md.split('Easy setup').length - 1).toBe(2);
+    expect(md.split('const total').length - 1).toBe(2);
+  });
+
+  it('keeps a long passage restated far from its first telling (a summary, a second plan)', () => {
+    const filler = Array.from({ length: 30 }, (_, n) => `<p>Step ${n}: mix, stir and wait for item ${n}.</p>`).join('');
+    const html = `<body><main><h1>Plans</h1><p>${description}</p>${filler}<p>${description}</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('merino wool').length - 1).toBe(2);
+  });
+});

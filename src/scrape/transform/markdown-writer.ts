@@ -679,3 +679,123 @@ function clean(s: string): string {
 function destination(url: string): string {
   return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, (c) => (c === '<' ? '%3C' : '%3E'))}>` : url;
 }
+
+// A repeated line is dropped when it is long enough to be a sentence of its own, or when it
+// belongs to a run of repeated lines (a whole slide or tab panel rendered twice). A short line
+// repeated alone ("Plan to spend: $10", a question put to each interviewee) is the content's own
+// pattern. The copy must follow its original closely: a template's twin sits next to the first
+// rendering, while a text that restates an earlier passage (a summary, plan B beside plan A) is
+// further on. List items repeat by nature (the same feature in two products' spec lists), as do
+// code and table rows.
+const REPEAT_LONG_WORDS = 12;
+const REPEAT_RUN = 3;
+const REPEAT_MIN_WORDS = 2;
+const REPEAT_WINDOW = 25;
+const FENCE_LINE = /^\s*(?:```|~~~)/;
+const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
+
+/**
+ * Drops lines of the content that repeat a line shortly before them word for word: templates
+ * render a slider's slides, a description's tabs or a mobile and a desktop layout of the same
+ * text twice, and a reader sees it once.
+ */
+export function withoutRepeatedLines(md: string): string {
+  const lines = md.split('\n');
+  // Per line: its text (undefined for blank, code, table and list lines), its position among the
+  // lines that have one, the position of its first copy if it repeats one, and its word count.
+  const keys: Array<string | undefined> = new Array<string | undefined>(lines.length);
+  const words = new Int32Array(lines.length);
+  const ordinal = new Int32Array(lines.length);
+  const copyOf = new Int32Array(lines.length).fill(-1);
+  const firstAt = new Map<string, number>();
+  let nth = 0;
+  let fence = false;
+  let any = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const c = line.charCodeAt(0);
+    // (Only lines that start with a backtick, a tilde or indentation can open or close a fence.)
+    if ((c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    const key = lineText(line);
+    if (key === '' || key.charCodeAt(0) === 124 || LIST_ITEM.test(key)) continue;
+    keys[i] = key;
+    ordinal[i] = nth++;
+    const first = firstAt.get(key);
+    if (first === undefined) firstAt.set(key, ordinal[i]!);
+    else {
+      // Words are only counted where they matter: in the lines that repeat.
+      words[i] = countWords(key);
+      copyOf[i] = first;
+      any = true;
+    }
+  }
+  if (!any) return md;
+  const drop = new Uint8Array(lines.length);
+  let dropped = false;
+  for (let i = 0; i < lines.length; ) {
+    if (copyOf[i]! < 0) {
+      i++;
+      continue;
+    }
+    // A run of repeats: consecutive repeated lines, blank lines between them allowed.
+    const members: number[] = [];
+    let j = i;
+    for (; j < lines.length; j++) {
+      if (copyOf[j]! >= 0) members.push(j);
+      else if (keys[j] !== undefined || lines[j]!.trim() !== '') break;
+    }
+    for (const k of members) {
+      if (ordinal[k]! - copyOf[k]! > REPEAT_WINDOW) continue;
+      if (words[k]! >= REPEAT_LONG_WORDS || (members.length >= REPEAT_RUN && words[k]! >= REPEAT_MIN_WORDS)) {
+        drop[k] = 1;
+        dropped = true;
+      }
+    }
+    i = j;
+  }
+  if (!dropped) return md;
+  const out: string[] = [];
+  let afterDrop = false;
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    if (drop[k] === 1) {
+      afterDrop = true;
+      continue;
+    }
+    // A dropped block leaves one blank line between its neighbours, not two.
+    if (line.trim() === '') {
+      if (afterDrop && (out.length === 0 || out[out.length - 1]!.trim() === '')) continue;
+    } else afterDrop = false;
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/** A line's text without indentation and the marks of a heading or a quote (the twin of a quoted post is the post). */
+function lineText(line: string): string {
+  let a = 0;
+  let b = line.length;
+  for (; a < b; a++) {
+    const c = line.charCodeAt(a);
+    if (c !== 32 && c !== 9 && c !== 35 && c !== 62) break;
+  }
+  while (b > a && (line.charCodeAt(b - 1) === 32 || line.charCodeAt(b - 1) === 9)) b--;
+  return a === 0 && b === line.length ? line : line.slice(a, b);
+}
+
+/** Words in a line: runs of letters and digits (any non-ASCII character counts as a letter). */
+function countWords(s: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const w = c > 127 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
+}
