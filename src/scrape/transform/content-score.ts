@@ -6,6 +6,7 @@
  * blocks hold most of the page's prose (a forum thread is its comments). A series of like items
  * (a product grid, a listing's rows; see clean-html's repeatedItems) votes by its items' text
  * where it outweighs the page's prose: a listing is its items although none of them is prose.
+ * Where it nearly does, on a page without a body of prose, the series and the prose are both kept.
  */
 
 /** One block element of the cleaned output, in document order (parents before children). */
@@ -145,6 +146,8 @@ const DOMINANT_SHARE = 0.8;
 const DOMINANT_TEXT = 0.5;
 const ITEM_VOTE = 1;
 const ITEM_PROSE_RATIO = 2;
+const HEDGE_PROSE_RATIO = 1.2;
+const BODY_SHARE = 0.5;
 
 /**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
@@ -192,7 +195,52 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     const n = nodes[i]!;
     if (n.items > items && !(useHints && n.hint < 0)) items = n.items;
   }
-  const useItems = items > 0 && items >= ITEM_PROSE_RATIO * (useHints ? unhinted : unhinted + hinted);
+  const prose = useHints ? unhinted : unhinted + hinted;
+  const useItems = items > 0 && items >= ITEM_PROSE_RATIO * prose;
+  // A series close to that (a category's grid beside its buying guide, a blog index beside its
+  // excerpts) on a page with no body of its own (no block holds most of the prose in paragraphs
+  // of its own, as an article's body does) is the content or the prose is, and neither is
+  // clearly so: both are kept rather than one of them lost.
+  if (!useItems && items > 0 && items >= HEDGE_PROSE_RATIO * prose) {
+    let body = 0;
+    for (let i = 0; i < count; i++) if (childProse[i]! > body) body = childProse[i]!;
+    if (body < BODY_SHARE * prose) {
+      const a = pick(nodes, from, to, childProse, useHints, false);
+      const b = pick(nodes, from, to, childProse, useHints, true);
+      return a === undefined || b === undefined ? (a ?? b) : union(a, b);
+    }
+  }
+  return pick(nodes, from, to, childProse, useHints, useItems);
+}
+
+/** Both selections' ranges, merged. */
+function union(a: Selection, b: Selection): Selection {
+  const all = [...a.ranges, ...b.ranges].sort((x, y) => x[0] - y[0]);
+  const ranges: Array<[number, number]> = [];
+  for (const r of all) {
+    const last = ranges[ranges.length - 1];
+    if (last !== undefined && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
+    else ranges.push([r[0], r[1]]);
+  }
+  const disjoint = a.ranges[a.ranges.length - 1]![1] <= b.ranges[0]![0] || b.ranges[b.ranges.length - 1]![1] <= a.ranges[0]![0];
+  if (!disjoint) {
+    // One holds the other (a page's wrapper, say): the outer one's counts stand.
+    const outer = a.text >= b.text ? a : b;
+    return { ranges, text: outer.text, h1s: outer.h1s, root: outer.root };
+  }
+  return { ranges, text: a.text + b.text, h1s: a.h1s + b.h1s, root: 'div' };
+}
+
+/** The content subtree, with the page's prose weighed as `selectContent` decided (hints, items). */
+function pick(
+  nodes: readonly BlockNode[],
+  from: number,
+  to: number,
+  childProse: Float64Array,
+  useHints: boolean,
+  useItems: boolean,
+): Selection | undefined {
+  const count = to - from;
   // Blocks that stand for pruned ones, with everything inside them, count for nothing.
   const gone = new Uint8Array(count);
   for (let i = 0; i < count; i++) {

@@ -588,6 +588,16 @@ describe('content scoring', () => {
       expect(md).not.toContain('Walnut desk organiser');
     });
 
+    it('is kept with the prose beside it when neither clearly outweighs the other and no block is a body of prose', () => {
+      const guide = [1, 2, 3].map((n) => `<section class="guide-part"><h2>Buying guide, part ${n}</h2><p>${prose(n)}</p></section>`).join('');
+      const html = `<body>${menu}<div class="category"><h1>Desk organisers</h1>
+        <ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(card).join('')}</ul></div><div class="guide">${guide}</div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 12');
+      expect(md).toContain(prose(3));
+      for (const gone of ['Chairs', 'Shelves', 'Rugs']) expect(md).not.toContain(gone);
+    });
+
     it('is not a menu whose columns repeat like items, even inside a landmark', () => {
       const column = (c: number) =>
         `<div class="menu-column"><h4>Department ${c}</h4>${['Vitamins', 'Minerals', 'Herbal teas', 'Protein bars']
