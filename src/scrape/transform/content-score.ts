@@ -198,13 +198,14 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   const prose = useHints ? unhinted : unhinted + hinted;
   const useItems = items > 0 && items >= ITEM_PROSE_RATIO * prose;
   // A series close to that (a category's grid beside its buying guide, a blog index beside its
-  // excerpts) on a page with no body of its own (no block holds most of the prose in paragraphs
-  // of its own, as an article's body does) is the content or the prose is, and neither is
-  // clearly so: both are kept rather than one of them lost.
+  // excerpts) on a page with no body of its own (no block holds most of the prose, and a
+  // substantial amount of it, in paragraphs of its own, as an article's body does; a short
+  // introduction is no body) is the content or the prose is, and neither is clearly so: both
+  // are kept rather than one of them lost.
   if (!useItems && items > 0 && items >= HEDGE_PROSE_RATIO * prose) {
     let body = 0;
     for (let i = 0; i < count; i++) if (childProse[i]! > body) body = childProse[i]!;
-    if (body < BODY_SHARE * prose) {
+    if (body < BODY_SHARE * prose || body < OWN_PROSE_MIN) {
       const a = pick(nodes, from, to, childProse, useHints, false);
       const b = pick(nodes, from, to, childProse, useHints, true);
       return a === undefined || b === undefined ? (a ?? b) : union(a, b);

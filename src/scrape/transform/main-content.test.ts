@@ -598,6 +598,15 @@ describe('content scoring', () => {
       for (const gone of ['Chairs', 'Shelves', 'Rugs']) expect(md).not.toContain(gone);
     });
 
+    it('is kept with a short introduction in one block when it nearly outweighs it (a recipe index under its blurb)', () => {
+      const intro = `<div class="intro"><p>${prose(1)}</p><p>${prose(2)}</p><p>${prose(3)}</p></div>`;
+      const html = `<body>${menu}<div class="category"><h1>Desk organisers</h1>${intro}</div>
+        <div class="results"><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(card).join('')}</ul></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 12');
+      expect(md).toContain(prose(3));
+    });
+
     it('is not a menu whose columns repeat like items, even inside a landmark', () => {
       const column = (c: number) =>
         `<div class="menu-column"><h4>Department ${c}</h4>${['Vitamins', 'Minerals', 'Herbal teas', 'Protein bars']
