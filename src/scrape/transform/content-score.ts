@@ -216,6 +216,8 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
 
 /** Both selections' ranges, merged. */
 function union(a: Selection, b: Selection): Selection {
+  if (a.ranges.length === 0) return b;
+  if (b.ranges.length === 0) return a;
   const all = [...a.ranges, ...b.ranges].sort((x, y) => x[0] - y[0]);
   const ranges: Array<[number, number]> = [];
   for (const r of all) {
