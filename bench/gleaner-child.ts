@@ -21,19 +21,31 @@ export function procStatusKb(pid: number | 'self', field: string): number | unde
   }
 }
 
-/**
- * CPU seconds (user + system, every thread) a process has used so far, from /proc/<pid>/stat;
- * undefined off Linux. Fields 14 and 15 count clock ticks, 100 per second on Linux.
- */
+/** User + system CPU milliseconds in a /proc `stat` file's text; USER_HZ is 100 on Linux. */
+function statCpuMs(stat: string): number {
+  // The command name (field 2) may hold spaces; the fields after it are plain numbers.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU seconds a process (every thread of it) has used so far, or undefined off Linux. */
 export function procCpuSeconds(pid: number | 'self'): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces; the fields after it are plain numbers.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return statCpuMs(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')) / 1000;
   } catch {
     return undefined;
   }
+}
+
+/** CPU milliseconds used so far by each thread of a process, by thread id (Linux only). */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) out.set(tid, statCpuMs(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+  } catch {
+    /* not Linux, or the process is gone */
+  }
+  return out;
 }
 
 /** Keeps the last few KB a stream wrote, for error messages. */

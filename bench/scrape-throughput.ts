@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { startGleanerChild } from './gleaner-child.js';
+import { startGleanerChild, threadCpuMs } from './gleaner-child.js';
 
 export interface ThroughputResult {
   pages: number;
@@ -26,22 +26,6 @@ export interface ThroughputResult {
    * client and the page server). With every core busy, throughput is their sum's inverse.
    */
   cpuMsPerPage?: { main: number; transform: number; otherThreads: number; benchClient: number };
-}
-
-/** CPU milliseconds used so far by each thread of a process, from /proc (Linux only). */
-function threadCpuMs(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux.
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, (Number(fields[11]) + Number(fields[12])) / ticksPerMs);
-    }
-  } catch {
-    /* not Linux, or the process is gone */
-  }
-  return out;
 }
 
 function cpuPerPage(pid: number, before: Map<string, number>, after: Map<string, number>, benchCpu: NodeJS.CpuUsage, pages: number): ThroughputResult['cpuMsPerPage'] {
