@@ -105,6 +105,10 @@ const LONG_LINK_TEXT = 100;
 const ITEM_MIN = 3;
 const ITEM_RICH_SHARE = 0.5;
 const ITEM_MIN_TEXT = 20;
+/** A list of bare links is a series of items only this long, and this much of its text linked (see repeatedItems). */
+const LINK_LIST_MIN = 10;
+const LINK_LIST_SHARE = 0.8;
+const LINK_LIST_TEXT = 150;
 /**
  * Class words of menus: their columns and entries repeat like items (and are only seen when the
  * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
@@ -757,8 +761,13 @@ export class ContentFilter {
     if (shapes === undefined || kids < ITEM_MIN) return;
     let best: number[] | undefined;
     let bestShape = '';
+    // A long list of bare links inside the page's main or article landmark (an index, a "List
+    // of ..." page, a category's members) is what such a page is for; in a menu it would have
+    // been dropped by the boilerplate rules before it got here.
+    const index = this.landmarks > 0 && (nodes[at]!.name === 'ul' || nodes[at]!.name === 'ol');
     for (const [shape, g] of shapes) {
-      if (g[0]! < ITEM_MIN || g[1]! < ITEM_RICH_SHARE * g[0]! || g[2]! < ITEM_MIN_TEXT * g[0]!) continue;
+      const linkList = index && shape === 'li' && g[0]! >= LINK_LIST_MIN && g[3]! >= LINK_LIST_SHARE * g[2]!;
+      if (g[0]! < ITEM_MIN || (linkList ? g[2]! < LINK_LIST_TEXT : g[1]! < ITEM_RICH_SHARE * g[0]! || g[2]! < ITEM_MIN_TEXT * g[0]!)) continue;
       if (best === undefined || g[2]! > best[2]!) {
         best = g;
         bestShape = shape;

@@ -627,6 +627,20 @@ describe('content scoring', () => {
       expect(md).not.toContain('Chairs');
     });
 
+    it('is a long list of bare links inside the main landmark (an index page), but such a list beside an article is not', () => {
+      const langs = ['Ada', 'ALGOL', 'APL', 'BASIC', 'COBOL', 'Eiffel', 'Fortran', 'Haskell', 'Lisp', 'Modula-2', 'Oberon', 'Pascal', 'Prolog', 'Simula'];
+      const list = `<ul>${langs.map((l) => `<li><a href="/wiki/${l}">${l} programming language</a></li>`).join('')}</ul>`;
+      const index = `<body>${menu}<main><h1>List of languages</h1><p>An index of notable languages.</p>${list}</main></body>`;
+      const md = transformPage(index, opts(), MD).markdown!;
+      expect(md).toContain('Ada programming language');
+      expect(md).toContain('Simula programming language');
+      expect(md).not.toContain('Chairs');
+      const story = `<body><main><div class="story">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${list}</main></body>`;
+      const md2 = transformPage(story, opts(), MD).markdown!;
+      expect(md2).toContain(prose(6));
+      expect(md2).not.toContain('Simula programming language');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
