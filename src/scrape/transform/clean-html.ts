@@ -247,6 +247,8 @@ export class ContentFilter {
   private softDrop = -1;
   private includeDepth = -1;
   private landmarks = 0;
+  /** The subtree being dropped is only hidden from screen readers (see open's img). */
+  private softDropDecorative = false;
   private navLike = 0;
   private lang: string | undefined = undefined;
   private inPre = 0;
@@ -330,12 +332,19 @@ export class ContentFilter {
       frame.anchor = true;
       this.anchors++;
     }
-    if (this.softDrop >= 0) return;
+    if (this.softDrop >= 0) {
+      // A picture hidden from screen readers (a card's image beside its own title) is still the
+      // picture a card shows: its block is one of a grid's items although the image is not kept.
+      if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
+      return;
+    }
     if (this.onlyMain && this.includeDepth !== depth) {
       const why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0);
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;
+        this.softDropDecorative = why === 'aria-hidden';
+        if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
         return;
       }
     }

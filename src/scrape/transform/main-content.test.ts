@@ -646,6 +646,17 @@ describe('content scoring', () => {
       expect(md2).not.toContain('Simula programming language');
     });
 
+    it('counts a card whose picture is hidden from screen readers as an item (a grid of linked cards)', () => {
+      const linkCard = (n: number) =>
+        `<li class="tile"><a href="/p/${n}"><img aria-hidden="true" src="/i/${n}.jpg" alt=""><span>Walnut desk organiser model ${n}</span></a></li>`;
+      const html = `<body>${menu}<div class="category"><h1>Desk organisers</h1><p>${prose(1)}</p>
+        <ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(linkCard).join('')}</ul></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 1');
+      expect(md).toContain('Walnut desk organiser model 8');
+      for (const gone of ['Chairs', 'Shelves', 'Rugs']) expect(md).not.toContain(gone);
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
