@@ -468,6 +468,7 @@ describe('content scoring', () => {
     expect(isRailHeading('This is what customers who viewed this product bought')).toBe(true);
     expect(isRailHeading('Share on other sites')).toBe(true);
     expect(isRailHeading('Link to post')).toBe(true);
+    expect(isRailHeading('More from Bershka')).toBe(true); // a brand's or a site's other items
     expect(isRailHeading('Featured products')).toBe(false); // a collection page heads its own grid so
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
