@@ -732,7 +732,7 @@ export class ContentFilter {
       // A card (a linked title over an image, a heading) may be one item of such a grid, which
       // only its parent can tell: it is left in place, marked, and left out later unless its
       // parent turns out to hold a series of them.
-      if (node.rich > 0 && node.parent >= 0) {
+      if (node.parent >= 0 && (node.rich > 0 || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
         node.doomed = true;
         this.doomedText += text;
         this.doomedLink += links;
@@ -740,6 +740,18 @@ export class ContentFilter {
       }
     }
     this.truncateTo(frame);
+  }
+
+  /**
+   * A list of links inside the page's landmark may be one group of an index split into sections
+   * (a category's members under each letter): like a card, only its parent's parent can tell.
+   */
+  private isLinkList(at: number): boolean {
+    const node = this.nodes[at]!;
+    if (node.name !== 'ul' && node.name !== 'ol') return false;
+    let items = 0;
+    for (let c = node.last; c >= 0; c = this.nodes[c]!.prev) if (this.nodes[c]!.name === 'li') items++;
+    return items >= ITEM_MIN;
   }
 
   /**

@@ -648,6 +648,17 @@ describe('content scoring', () => {
       expect(md2).not.toContain('Simula programming language');
     });
 
+    it('keeps an index split into short lists of links under letter headings inside the main landmark', () => {
+      const group = (letter: string) =>
+        `<div class="group"><h3>${letter}</h3><ul>${[1, 2, 3, 4].map((n) => `<li><a href="/wiki/${letter}${n}">${letter}-language number ${n}</a></li>`).join('')}</ul></div>`;
+      const html = `<body>${menu}<main><h1>Category: languages</h1><p>This category lists individual languages.</p>
+        <div class="index">${['A', 'B', 'C', 'D', 'E'].map(group).join('')}</div></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('A-language number 1');
+      expect(md).toContain('E-language number 4');
+      expect(md).not.toContain('Chairs');
+    });
+
     it('counts a card whose picture is hidden from screen readers as an item (a grid of linked cards)', () => {
       const linkCard = (n: number) =>
         `<li class="tile"><a href="/p/${n}"><img aria-hidden="true" src="/i/${n}.jpg" alt=""><span>Walnut desk organiser model ${n}</span></a></li>`;
