@@ -106,9 +106,9 @@ const ITEM_MIN = 3;
 const ITEM_RICH_SHARE = 0.5;
 const ITEM_MIN_TEXT = 20;
 /** A list of bare links is a series of items only this long, and this much of its text linked (see repeatedItems). */
-const LINK_LIST_MIN = 10;
+const LINK_LIST_MIN = 15;
 const LINK_LIST_SHARE = 0.8;
-const LINK_LIST_TEXT = 150;
+const LINK_LIST_TEXT = 200;
 /**
  * Class words of menus: their columns and entries repeat like items (and are only seen when the
  * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).

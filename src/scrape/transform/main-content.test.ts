@@ -635,7 +635,7 @@ describe('content scoring', () => {
     });
 
     it('is a long list of bare links inside the main landmark (an index page), but such a list beside an article is not', () => {
-      const langs = ['Ada', 'ALGOL', 'APL', 'BASIC', 'COBOL', 'Eiffel', 'Fortran', 'Haskell', 'Lisp', 'Modula-2', 'Oberon', 'Pascal', 'Prolog', 'Simula'];
+      const langs = ['Ada', 'ALGOL', 'APL', 'BASIC', 'COBOL', 'Eiffel', 'Fortran', 'Haskell', 'Lisp', 'Modula-2', 'Oberon', 'Pascal', 'Prolog', 'Ruby', 'Scheme', 'Simula'];
       const list = `<ul>${langs.map((l) => `<li><a href="/wiki/${l}">${l} programming language</a></li>`).join('')}</ul>`;
       const index = `<body>${menu}<main><h1>List of languages</h1><p>An index of notable languages.</p>${list}</main></body>`;
       const md = transformPage(index, opts(), MD).markdown!;
