@@ -90,6 +90,18 @@ describe('onlyMainContent', () => {
     }
   });
 
+  it("drops a product form's pickers: labels, fieldsets and widgets that ARIA names as controls", () => {
+    const html = `<body><main><h1>Linen shirt</h1><p>${ARTICLE_TEXT}</p>
+      <form action="/cart/add"><fieldset><legend>Colour</legend><label><input type="radio" name="c">Sand</label></fieldset>
+      <label for="qty">Quantity</label><input id="qty" type="number">
+      <div role="radiogroup" aria-label="Size"><span role="radio">Small</span><span role="radio">Large</span></div>
+      <div role="listbox"><div role="option">Navy blue</div></div></form></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('# Linen shirt');
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['Colour', 'Sand', 'Quantity', 'Small', 'Large', 'Navy blue']) expect(md).not.toContain(gone);
+  });
+
   it('falls back to the whole page when the rules leave (nearly) nothing', () => {
     // Everything sits in an element whose class looks like a sidebar.
     const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></body>`;

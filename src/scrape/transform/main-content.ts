@@ -11,14 +11,20 @@ export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
   'svg', 'iframe', 'frame', 'frameset', 'object', 'embed', 'canvas', 'applet',
 ]);
 
-/** Page furniture by tag. `header` is only furniture outside a content landmark (see below). */
+/**
+ * Page furniture by tag. `header` is only furniture outside a content landmark (see below).
+ * A fieldset groups a form's controls (a product's colour or size picker) under their legend:
+ * without the controls, the legend and option names are stray words, not content.
+ */
 const BOILERPLATE_TAGS: ReadonlySet<string> = new Set([
-  'nav', 'aside', 'footer', 'dialog', 'menu', 'button', 'select', 'option', 'input', 'textarea',
+  'nav', 'aside', 'footer', 'dialog', 'menu', 'button', 'select', 'option', 'input', 'textarea', 'fieldset',
 ]);
 
 const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
   'navigation', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
   'tooltip', 'toolbar', 'banner',
+  // Widgets built from plain elements that ARIA marks as form controls (swatches, size pickers).
+  'radiogroup', 'listbox', 'option', 'radio', 'checkbox', 'spinbutton', 'slider', 'combobox',
 ]);
 
 /**
