@@ -93,13 +93,14 @@ describe('onlyMainContent', () => {
   it("drops a product form's pickers: labels, fieldsets and widgets that ARIA names as controls", () => {
     const html = `<body><main><h1>Linen shirt</h1><p>${ARTICLE_TEXT}</p>
       <form action="/cart/add"><fieldset><legend>Colour</legend><label><input type="radio" name="c">Sand</label></fieldset>
-      <label for="qty">Quantity</label><input id="qty" type="number">
+      <label for="qty">Quantity</label><input id="qty" type="number"></form>
       <div role="radiogroup" aria-label="Size"><span role="radio">Small</span><span role="radio">Large</span></div>
-      <div role="listbox"><div role="option">Navy blue</div></div></form></main></body>`;
+      <div role="listbox"><div role="option">Navy blue</div></div>
+      <div role="switch">Gift wrap</div><div role="status">Added to your basket</div></main></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain('# Linen shirt');
     expect(md).toContain(ARTICLE_TEXT);
-    for (const gone of ['Colour', 'Sand', 'Quantity', 'Small', 'Large', 'Navy blue']) expect(md).not.toContain(gone);
+    for (const gone of ['Colour', 'Sand', 'Quantity', 'Small', 'Large', 'Navy blue', 'Gift wrap', 'Added to']) expect(md).not.toContain(gone);
   });
 
   it('falls back to the whole page when the rules leave (nearly) nothing', () => {

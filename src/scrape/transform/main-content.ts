@@ -23,8 +23,11 @@ const BOILERPLATE_TAGS: ReadonlySet<string> = new Set([
 const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
   'navigation', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'dialog', 'alertdialog',
   'tooltip', 'toolbar', 'banner',
-  // Widgets built from plain elements that ARIA marks as form controls (swatches, size pickers).
-  'radiogroup', 'listbox', 'option', 'radio', 'checkbox', 'spinbutton', 'slider', 'combobox',
+  // Widgets built from plain elements that ARIA marks as form controls (swatches, size pickers),
+  // and the live message a shop's form updates ("Added to your basket"). Not "alert": notices
+  // inside a post's own text carry that role too.
+  'radiogroup', 'listbox', 'option', 'radio', 'checkbox', 'spinbutton', 'slider', 'combobox', 'switch', 'searchbox',
+  'menuitemradio', 'menuitemcheckbox', 'progressbar', 'status',
 ]);
 
 /**
