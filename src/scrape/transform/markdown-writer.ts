@@ -675,9 +675,19 @@ function clean(s: string): string {
   return s.replace(SPACE_RUN, ' ').trim();
 }
 
-/** A link destination: angle brackets when it holds spaces or parentheses would end it early. */
+/**
+ * A link destination that every markdown reader ends where it should: spaces, parentheses and
+ * angle brackets are percent-encoded (the same URL), not wrapped in angle brackets, which simple
+ * readers and text strippers do not know and cut at the first ")" (an image CDN's
+ * ":format(webp)" filters would then spill into the text).
+ */
+const DESTINATION_ESCAPE = /[\s()<>]/g;
+const DESTINATION_CODES: Readonly<Record<string, string>> = { '(': '%28', ')': '%29', '<': '%3C', '>': '%3E' };
+
 function destination(url: string): string {
-  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, (c) => (c === '<' ? '%3C' : '%3E'))}>` : url;
+  DESTINATION_ESCAPE.lastIndex = 0;
+  if (!DESTINATION_ESCAPE.test(url)) return url;
+  return url.replace(DESTINATION_ESCAPE, (c) => DESTINATION_CODES[c] ?? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 // A repeated line is dropped when it is long enough to be a sentence of its own, or when it

@@ -117,6 +117,12 @@ describe('toMarkdown: URLs', () => {
     );
   });
 
+  it('percent-encodes parentheses in a destination, so no reader ends it early', () => {
+    expect(md('<p><img src="/i/fit(300):format(webp)/a.jpg" alt="Dish"> <a href="/wiki/Pie_(food)">Pie</a></p>')).toBe(
+      '![Dish](https://example.com/i/fit%28300%29:format%28webp%29/a.jpg) [Pie](https://example.com/wiki/Pie_%28food%29)',
+    );
+  });
+
   it('decodes entities in URLs before resolving them', () => {
     expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
   });
