@@ -19,8 +19,7 @@ import { looksBlocked, needsJavaScript } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
 import { pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
-import { transformPage } from './transform/index.js';
-import type { Transformer } from './transform/pool.js';
+import { createTransformer, type Transformer } from './transform/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
 import type { BrowserStorageState, Engine, FetchResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
@@ -273,7 +272,7 @@ export class Scraper {
     if (parsed) {
       applyParsed(doc, parsed, o);
     } else if (text !== undefined && isHtml(result)) {
-      const t = await (this.deps.transformer?.transform ?? transformInline)(
+      const t = await (this.deps.transformer ?? inlineTransformer).transform(
         text,
         {
           baseUrl: result.url,
@@ -332,7 +331,7 @@ export class Scraper {
   }
 }
 
-const transformInline: Transformer['transform'] = (html, opts, wants) => Promise.resolve(transformPage(html, opts, wants));
+const inlineTransformer = createTransformer(0);
 
 const isHtml = (r: FetchResult) => /html|xml/i.test(r.contentType) || (!r.contentType && r.text !== undefined && /^\s*</.test(r.text));
 
