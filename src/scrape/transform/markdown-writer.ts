@@ -334,7 +334,9 @@ export class MarkdownWriter {
         this.inline(CODE, '`', '');
         return;
       case LINK:
-        if (info?.url !== undefined) this.inline(LINK, '[', info.url);
+        // A link inside a link (invalid HTML, which browsers split) is not one in markdown either:
+        // a reader would show the outer link's brackets and target as text. Its text stays.
+        if (info?.url !== undefined && !this.inlines.some((f) => f.kind === LINK)) this.inline(LINK, '[', info.url);
         else this.kinds[this.kinds.length - 1] = 0;
         return;
       case IMAGE:

@@ -123,6 +123,10 @@ describe('toMarkdown: URLs', () => {
     );
   });
 
+  it('writes a link inside a link as its text, so the outer link stays one', () => {
+    expect(md('<p><a href="/cup"><a href="/cup?c=red">Red</a> cup</a></p>')).toBe('[Red cup](https://example.com/cup)');
+  });
+
   it('decodes entities in URLs before resolving them', () => {
     expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
   });
