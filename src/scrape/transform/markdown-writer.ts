@@ -497,6 +497,9 @@ export class MarkdownWriter {
         const f = this.inlines[i]!;
         if (f.kind === LINK) {
           f.words = true;
+          // Brackets in a link's text end it early for many readers (and unbalanced ones do for
+          // all): they go, as they do from alt text. Not from code, where they are the code.
+          if (top.kind !== CODE && (s.includes('[') || s.includes(']'))) s = s.replace(BRACKETS, '');
           break;
         }
       }
@@ -671,6 +674,8 @@ export class MarkdownWriter {
     this.lineStart = false;
   }
 }
+
+const BRACKETS = /[[\]]/g;
 
 /** Collapses whitespace and trims. */
 function clean(s: string): string {

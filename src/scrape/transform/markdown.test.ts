@@ -127,6 +127,12 @@ describe('toMarkdown: URLs', () => {
     expect(md('<p><a href="/cup"><a href="/cup?c=red">Red</a> cup</a></p>')).toBe('[Red cup](https://example.com/cup)');
   });
 
+  it('leaves brackets out of a link\'s text (not out of code in it), as out of alt text', () => {
+    expect(md('<p>Cited.<a href="#fn-1">[1]</a> <a href="/g">Guide [PDF</a> <a href="/c"><code>a[0]</code></a></p>')).toBe(
+      'Cited.[1](https://example.com/docs/page.html#fn-1) [Guide PDF](https://example.com/g) [`a[0]`](https://example.com/c)',
+    );
+  });
+
   it('decodes entities in URLs before resolving them', () => {
     expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
   });
