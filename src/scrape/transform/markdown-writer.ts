@@ -358,7 +358,8 @@ export class MarkdownWriter {
         }
         return;
       case BREAK:
-        if (this.inCell > 0 || this.inHeading > 0) this.space = true;
+        // A line break in a link's text is a space: many readers take a link's text line by line.
+        if (this.inCell > 0 || this.inHeading > 0 || this.inlines.some((f) => f.kind === LINK)) this.space = true;
         else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) {
           this.out.push('\\\n' + this.linePrefix());
           this.space = false;

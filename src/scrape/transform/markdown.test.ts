@@ -133,6 +133,12 @@ describe('toMarkdown: URLs', () => {
     );
   });
 
+  it('writes a line break in a link\'s text as a space, keeping the link on one line', () => {
+    expect(md('<p><a href="/apply">Apply now<br>Start your application.</a></p>')).toBe(
+      '[Apply now Start your application.](https://example.com/apply)',
+    );
+  });
+
   it('decodes entities in URLs before resolving them', () => {
     expect(md('<a href="/q?a=1&amp;b=2">q</a>')).toBe('[q](https://example.com/q?a=1&b=2)');
   });
