@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../store/db.js';
+import { affected, prepared } from '../store/prepared.js';
 import type { Database } from '../store/schema.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 
@@ -65,10 +66,15 @@ type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
 
 export class CrawlRepository {
+  /** What every page of a job runs, compiled once. */
+  private readonly q: ReturnType<typeof pageQueries>;
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    this.q = pageQueries(db, dialect);
+  }
 
   async create(rec: {
     id: string;
@@ -145,13 +151,7 @@ export class CrawlRepository {
 
   /** A page of a job, with the job's status, in one read: the check before every page task. */
   async page(crawlId: string, urlKey: string): Promise<(PageRow & { jobStatus: JobStatus }) | undefined> {
-    const r = await this.db
-      .selectFrom('crawl_pages as p')
-      .innerJoin('crawls as c', 'c.id', 'p.crawl_id')
-      .select(['p.url_key', 'p.url', 'p.depth', 'p.state', 'c.status'])
-      .where('p.crawl_id', '=', crawlId)
-      .where('p.url_key', '=', urlKey)
-      .executeTakeFirst();
+    const r = (await this.q.page({ crawlId, urlKey })).rows[0];
     return r ? { urlKey: r.url_key, url: r.url, depth: r.depth, state: r.state as PageRow['state'], jobStatus: r.status as JobStatus } : undefined;
   }
 
@@ -206,20 +206,9 @@ export class CrawlRepository {
       if (!crawl || crawl.status !== 'scraping') return undefined;
       const now = Date.now();
       const ok = outcome.document !== undefined;
-      const updated = await trx
-        .updateTable('crawl_pages')
-        .set({ state: ok ? 'done' : 'failed', error: outcome.error ?? null, code: outcome.code ?? null, updated_at: now })
-        .where('crawl_id', '=', crawlId)
-        .where('url_key', '=', urlKey)
-        .where('state', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return undefined;
-      if (ok) {
-        await trx
-          .insertInto('crawl_results')
-          .values({ crawl_id: crawlId, url_key: urlKey, scrape_id: outcome.scrapeId ?? null, document: outcome.document!, created_at: now })
-          .execute();
-      }
+      const updated = await this.q.settlePage({ state: ok ? 'done' : 'failed', error: outcome.error ?? null, code: outcome.code ?? null, now, crawlId, urlKey }, trx);
+      if (affected(updated) === 0) return undefined;
+      if (ok) await this.q.addResult({ crawlId, urlKey, scrapeId: outcome.scrapeId ?? null, document: outcome.document!, now }, trx);
       const admitted = await this.admitIn(trx, crawlId, crawl.page_limit - crawl.discovered, links.discovered, links.blocked);
       const counts = {
         discovered: crawl.discovered + admitted.length,
@@ -229,16 +218,17 @@ export class CrawlRepository {
       // Every admitted page is counted in `discovered` and leaves `pending` exactly once, counted
       // in `finished`: when they meet after the kickoff, nothing is left to do.
       const finished = crawl.kickoff_done === 1 && counts.discovered === counts.finished ? endStatus(counts) : undefined;
-      await trx
-        .updateTable('crawls')
-        .set({
+      await this.q.count(
+        {
           ...counts,
-          credits_used: crawl.credits_used + (ok ? 1 : 0),
-          updated_at: now,
-          ...(finished ? { status: finished, finished_at: now } : {}),
-        })
-        .where('id', '=', crawlId)
-        .execute();
+          creditsUsed: crawl.credits_used + (ok ? 1 : 0),
+          now,
+          status: finished ?? 'scraping',
+          finishedAt: finished ? now : null,
+          crawlId,
+        },
+        trx,
+      );
       if (hooks.onPage) await hooks.onPage(trx);
       if (finished && hooks.onFinish) await hooks.onFinish(trx, finished);
       return { admitted, ...(finished ? { finished } : {}) };
@@ -395,13 +385,7 @@ export class CrawlRepository {
   }
 
   private async lockCrawl(trx: Trx, crawlId: string) {
-    let q = trx
-      .selectFrom('crawls')
-      .select(['status', 'page_limit', 'discovered', 'finished', 'succeeded', 'credits_used', 'kickoff_done'])
-      .where('id', '=', crawlId);
-    // SQLite runs one transaction at a time; PostgreSQL needs the row lock.
-    if (this.dialect === 'postgres') q = q.forUpdate();
-    return q.executeTakeFirst();
+    return (await this.q.lockCrawl({ crawlId }, trx)).rows[0];
   }
 
   private async admitIn(
@@ -443,6 +427,54 @@ export class CrawlRepository {
     }
     return admitted;
   }
+}
+
+function pageQueries(db: Db, dialect: Dialect) {
+  return {
+    page: prepared(db, (v: { crawlId: string; urlKey: string }) =>
+      db
+        .selectFrom('crawl_pages as p')
+        .innerJoin('crawls as c', 'c.id', 'p.crawl_id')
+        .select(['p.url_key', 'p.url', 'p.depth', 'p.state', 'c.status'])
+        .where('p.crawl_id', '=', v.crawlId)
+        .where('p.url_key', '=', v.urlKey),
+    ),
+    lockCrawl: prepared(db, (v: { crawlId: string }) => {
+      const q = db
+        .selectFrom('crawls')
+        .select(['status', 'page_limit', 'discovered', 'finished', 'succeeded', 'credits_used', 'kickoff_done'])
+        .where('id', '=', v.crawlId);
+      // SQLite runs one transaction at a time; PostgreSQL needs the row lock.
+      return dialect === 'postgres' ? q.forUpdate() : q;
+    }),
+    settlePage: prepared(db, (v: { state: string; error: string | null; code: string | null; now: number; crawlId: string; urlKey: string }) =>
+      db
+        .updateTable('crawl_pages')
+        .set({ state: v.state, error: v.error, code: v.code, updated_at: v.now })
+        .where('crawl_id', '=', v.crawlId)
+        .where('url_key', '=', v.urlKey)
+        .where('state', '=', 'pending'),
+    ),
+    addResult: prepared(db, (v: { crawlId: string; urlKey: string; scrapeId: string | null; document: string; now: number }) =>
+      db.insertInto('crawl_results').values({ crawl_id: v.crawlId, url_key: v.urlKey, scrape_id: v.scrapeId, document: v.document, created_at: v.now }),
+    ),
+    count: prepared(
+      db,
+      (v: { discovered: number; finished: number; succeeded: number; creditsUsed: number; now: number; status: JobStatus; finishedAt: number | null; crawlId: string }) =>
+        db
+          .updateTable('crawls')
+          .set({
+            discovered: v.discovered,
+            finished: v.finished,
+            succeeded: v.succeeded,
+            credits_used: v.creditsUsed,
+            updated_at: v.now,
+            status: v.status,
+            finished_at: v.finishedAt,
+          })
+          .where('id', '=', v.crawlId),
+    ),
+  };
 }
 
 /** A job fails only when it produced nothing and something went wrong. */
