@@ -49,6 +49,17 @@ describe('onlyMainContent', () => {
     for (const kept of ['cookies', 'World', 'Most read', 'Copyright', ARTICLE_TEXT]) expect(md).toContain(kept);
   });
 
+  it('keeps a product\'s own header (its title and introduction) while dropping the site\'s', () => {
+    const intro = 'This free course introduces developers to the key concepts of open source software development.';
+    const html = `<body><div class="site-header"><a href="/">Training</a> <a href="/catalog">Catalog</a></div>
+      <div id="pdp-header"><h1>Open Source Basics</h1><p>${intro}</p></div>
+      <div class="details"><h2>Who is it for</h2><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT.replace('council', 'board')}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(intro);
+    expect(md).toContain('Who is it for');
+    expect(md).not.toContain('Catalog');
+  });
+
   it('prefers <main> over the rest of the page and keeps the page H1 from a dropped header', () => {
     const html = `<body><header><h1>How to bake bread</h1></header>
       <div class="promo-strip">Free shipping on all orders over fifty dollars this week only</div>
@@ -189,6 +200,20 @@ describe('boilerplateReason', () => {
     expect(reason('ul', { class: 'nav nav-tabs' }, false)).toBe('class:nav');
     expect(reason('header', {}, true)).toBeUndefined();
     expect(reason('header', {}, false)).toBe('tag:header');
+  });
+
+  it('reads "header" after another word as a part\'s header, unless that word places it in the page', () => {
+    // A product's, a card's or an accordion's header holds their title and introduction.
+    expect(reason('div', { id: 'pdp-header' }, false)).toBeUndefined();
+    expect(reason('div', { class: 'card-header' }, false)).toBeUndefined();
+    expect(reason('div', { class: 'accordion__header' }, false)).toBeUndefined();
+    // The site's header and the page's banner, however they are qualified.
+    expect(reason('div', { class: 'header' }, false)).toBe('class:header');
+    expect(reason('div', { class: 'header-inner' }, false)).toBe('class:header');
+    expect(reason('div', { class: 'site-header' }, false)).toBe('class:header');
+    expect(reason('div', { id: 'sticky-header' }, false)).toBe('id:header');
+    expect(reason('div', { class: 'region-header' }, false)).toBe('class:header');
+    expect(reason('div', { class: 'hero-header' }, false)).toBe('class:header');
   });
 
   it('never flags the document or its landmarks', () => {

@@ -73,6 +73,15 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
 /** A word before a furniture word that describes a layout rather than the furniture itself. */
 const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'without', 'show', 'hide', 'toggle']);
 
+/**
+ * Words before "header" that still name the site's header or the page's banner ("site-header",
+ * "main-header", "sticky-header", "region-header", "hero-header"), as opposed to a part's.
+ */
+const SITE_PREFIXES: ReadonlySet<string> = new Set([
+  'site', 'global', 'main', 'top', 'app', 'layout', 'mobile', 'desktop', 'sticky', 'fixed', 'page', 'nav', 'navbar',
+  'theme', 'section', 'region', 'hero', 'big',
+]);
+
 /** Words that mark the content itself: an element naming one is never treated as chrome by class. */
 const CONTENT_WORDS: ReadonlySet<string> = new Set([
   'content', 'main', 'article', 'post', 'entry', 'story', 'body', 'text', 'prose', 'markdown',
@@ -224,6 +233,9 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       if (!furniture) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
+      // "header" after another word names a part's header (a product's, a card's, an accordion's:
+      // "pdp-header", "card-header"), not the site's, unless that word places it in the page.
+      if (p === 'header' && i > 0 && !SITE_PREFIXES.has(prev)) continue;
       return p;
     }
   }
