@@ -618,18 +618,24 @@ export class ContentFilter {
         to = chosen.endNode;
       }
       const picked = selectContent(this.nodes, from, to);
+      let ranges: Array<[number, number]> | undefined = chosen !== undefined ? [[start, end]] : undefined;
       if (picked !== undefined) {
-        chunks = picked.ranges.length === 1 ? this.out.slice(picked.ranges[0]![0], picked.ranges[0]![1]) : picked.ranges.flatMap(([s, e]) => this.out.slice(s, e));
+        ranges = picked.ranges;
         keptText = picked.text;
         h1s = picked.h1s;
         rootName = picked.root;
       } else {
         const cut = withoutPruned(this.nodes, from, to, start, end);
         if (cut !== undefined) {
-          chunks = cut.ranges.flatMap(([s, e]) => this.out.slice(s, e));
+          ranges = cut.ranges;
           keptText -= cut.text;
           h1s -= cut.h1s;
         }
+      }
+      if (ranges !== undefined) {
+        // Links and emphasis cut in two by the selection lose their other half too.
+        this.md?.dropUnpaired(ranges);
+        chunks = ranges.length === 1 ? this.out.slice(ranges[0]![0], ranges[0]![1]) : ranges.flatMap(([s, e]) => this.out.slice(s, e));
       }
     }
     let content = chunks.join('');

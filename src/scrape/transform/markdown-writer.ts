@@ -185,6 +185,12 @@ export class MarkdownWriter {
   private preTicks = 0;
   private preEndsWithNewline = true;
 
+  /**
+   * Chunk indices of each closed inline's opener and closer, pairwise, in closing order: content
+   * selection may keep one without the other (see dropUnpaired).
+   */
+  private readonly pairs: number[] = [];
+
   constructor(private readonly out: string[]) {}
 
   /** Records the state into `m` (frames reuse their record, so marking allocates nothing). */
@@ -217,6 +223,34 @@ export class MarkdownWriter {
       t.rowOpen = m.rowOpen;
     }
     this.heading = m.heading;
+    while (this.pairs.length > 0 && this.pairs[this.pairs.length - 1]! >= this.out.length) this.pairs.length -= 2;
+  }
+
+  /**
+   * Blanks the opener or closer of an inline (a link's "[" or its "](url)", emphasis) whose other
+   * half falls outside the kept chunk ranges (sorted, disjoint): a block cut from inside a link
+   * takes the link's opening bracket with it, and a link around the kept block leaves its closer
+   * outside.
+   */
+  dropUnpaired(ranges: ReadonlyArray<readonly [number, number]>): void {
+    const kept = (i: number): boolean => {
+      let lo = 0;
+      let hi = ranges.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const r = ranges[mid]!;
+        if (i < r[0]) hi = mid - 1;
+        else if (i >= r[1]) lo = mid + 1;
+        else return true;
+      }
+      return false;
+    };
+    for (let k = 0; k < this.pairs.length; k += 2) {
+      const open = this.pairs[k]!;
+      const close = this.pairs[k + 1]!;
+      const o = kept(open);
+      if (o !== kept(close)) this.out[o ? open : close] = '';
+    }
   }
 
   open(name: string, info: MdOpen | undefined): void {
@@ -573,6 +607,7 @@ export class MarkdownWriter {
     }
     if (this.flushed > this.inlines.length) {
       this.flushed = this.inlines.length;
+      this.pairs.push(f.at, this.out.length);
       this.out.push(this.closer(f));
     }
   }
@@ -581,6 +616,7 @@ export class MarkdownWriter {
   private closeAllInlines(): void {
     for (let i = this.flushed - 1; i >= 0; i--) {
       const f = this.inlines[i]!;
+      this.pairs.push(f.at, this.out.length);
       this.out.push(this.closer(f));
       f.at = -1;
     }

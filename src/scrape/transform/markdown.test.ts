@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeLanguage, postprocessMarkdown, toMarkdown } from './markdown.js';
 import { transformPage } from './index.js';
+import { MarkdownWriter } from './markdown-writer.js';
 
 const BASE = 'https://example.com/docs/page.html';
 const md = (html: string) => toMarkdown(html, BASE);
@@ -209,5 +210,41 @@ describe('removeBase64Images', () => {
     const wants = { markdown: true, html: false, links: false, images: false };
     expect(transformPage(html, { ...opts, removeBase64Images: true }, wants).markdown).toBe('See a chart and .');
     expect(transformPage(html, { ...opts, removeBase64Images: false }, wants).markdown).toContain('data:image/png');
+  });
+});
+
+describe('MarkdownWriter.dropUnpaired', () => {
+  // A card: one link around two blocks, written as one link per block; the first block's
+  // closer is written when the next block starts, after that block's own chunks.
+  const card = (): { out: string[]; w: MarkdownWriter; first: [number, number] } => {
+    const out: string[] = [];
+    const w = new MarkdownWriter(out);
+    w.open('p', undefined);
+    w.text('Intro.');
+    w.close();
+    w.open('a', { url: 'https://example.com/card' });
+    w.open('p', undefined);
+    const start = out.length;
+    w.text('Card title');
+    w.close();
+    const end = out.length;
+    w.open('p', undefined);
+    w.text('Card summary');
+    w.close();
+    w.close();
+    return { out, w, first: [start, end] };
+  };
+
+  it('blanks a link closer whose opener went with a block cut from the content', () => {
+    const { out, w, first } = card();
+    const ranges: Array<[number, number]> = [[0, first[0]], [first[1], out.length]];
+    w.dropUnpaired(ranges);
+    expect(ranges.flatMap(([s, e]) => out.slice(s, e)).join('')).toBe('Intro.\n\n[Card summary](https://example.com/card)');
+  });
+
+  it('blanks a link opener whose closer lies outside the kept block', () => {
+    const { out, w, first } = card();
+    w.dropUnpaired([first]);
+    expect(out.slice(first[0], first[1]).join('').trim()).toBe('Card title');
   });
 });
