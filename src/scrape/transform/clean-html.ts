@@ -114,6 +114,9 @@ const LINK_LIST_TEXT = 200;
  * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
  */
 const MENU_SHAPE = /menu|nav|dropdown/i;
+/** Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap). */
+const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'b', 'strong', 'i', 'em', 'small', 'time']);
+const WORD_CHAR = /\p{L}/u;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -280,6 +283,13 @@ export class ContentFilter {
   private headStartText = 0;
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
+  /**
+   * Inline elements side by side with no space between them in the source
+   * ("<span>Drama</span><span>Thriller</span>"): 1 after an inline element closed, 2 once the
+   * next one opened; and whether the text written last ended in a letter.
+   */
+  private inlineGap = 0;
+  private lastWord = false;
   /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
   private readonly nodes: BlockNode[] = [];
   private blockTop = -1;
@@ -298,6 +308,7 @@ export class ContentFilter {
 
   open(name: string, attrs: AttrView, start: number): void {
     if (name === 'style' || name === 'script') this.inStyleOrScript = true;
+    if (this.inlineGap !== 0) this.inlineGap = GAP_INLINE.has(name) ? 2 : 0;
     const depth = this.stack.length;
     const frame = (this.pool[depth] ??= new Frame()).reset(name);
     this.stack.push(frame);
@@ -487,6 +498,7 @@ export class ContentFilter {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
       if (i === n) {
+        this.inlineGap = 0;
         // Whitespace between elements carries no content: it is not counted, and right after a
         // block boundary it is not rendered either.
         if (!this.atBlockStart) {
@@ -497,6 +509,13 @@ export class ContentFilter {
       }
       // (The markdown writer handles leading whitespace itself.)
       if (i > 0 && this.atBlockStart && this.md === undefined) data = data.slice(i);
+      // Such elements are laid out apart (flex items, inline blocks): "Drama" and "Thriller" are
+      // two words, not "DramaThriller". Only letters meeting letters: numbers beside their units
+      // ("12<span>px</span>") are left as the markup has them.
+      if (this.inlineGap === 2 && i === 0 && this.lastWord && !this.atBlockStart && WORD_CHAR.test(data[0]!)) data = ' ' + data;
+      this.inlineGap = 0;
+      // (A drop cap, "<span>I</span><span>f</span>", is one letter of the word after it.)
+      this.lastWord = data.length > 1 && WORD_CHAR.test(data[data.length - 1]!);
     }
     this.keptText += n;
     if (this.inLink > 0) this.linkText += n;
@@ -514,6 +533,7 @@ export class ContentFilter {
 
   close(name: string): void {
     if (name === 'style' || name === 'script') this.inStyleOrScript = false;
+    this.inlineGap = GAP_INLINE.has(name) && this.md !== undefined && this.inPre === 0 ? 1 : 0;
     const frame = this.stack.pop();
     if (frame === undefined) return;
     const depth = this.stack.length;

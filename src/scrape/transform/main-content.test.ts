@@ -60,6 +60,17 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('Catalog');
   });
 
+  it('puts a space between inline boxes laid out side by side whose words would run together', () => {
+    const html = `<body><main><h1>Popular films</h1><ul>${['Scream', 'The Bluff', 'Shelter']
+      .map((t) => `<li><h3>${t}</h3><div><span>Rated</span><span>R</span><span>2026</span><span>1h 54m</span></div><p><span>I</span><span>f</span> a drop cap opens a word, it stays <b>one</b>word. ${ARTICLE_TEXT}</p></li>`)
+      .join('')}</ul></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    // Letters meeting letters are two words; digits are left as the markup has them.
+    expect(md).toContain('Rated R2026');
+    expect(md).toContain('If a drop cap');
+    expect(md).toContain('**one**word');
+  });
+
   it('prefers <main> over the rest of the page and keeps the page H1 from a dropped header', () => {
     const html = `<body><header><h1>How to bake bread</h1></header>
       <div class="promo-strip">Free shipping on all orders over fifty dollars this week only</div>
