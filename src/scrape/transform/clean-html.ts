@@ -114,6 +114,8 @@ const LINK_LIST_TEXT = 200;
  * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
  */
 const MENU_SHAPE = /menu|nav|dropdown/i;
+const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…))?\s*$/i;
+const LOADING_MAX = 40;
 /** Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap). */
 const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'b', 'strong', 'i', 'em', 'small', 'time']);
 const WORD_CHAR = /\p{L}/u;
@@ -494,6 +496,9 @@ export class ContentFilter {
       }
     }
     if (this.softDrop >= 0) return;
+    // "Loading..." is a script's placeholder for content it had not fetched when the page was
+    // saved: no reader sees it once the page is up.
+    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && LOADING.test(data)) return;
     if (this.inPre === 0) {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;

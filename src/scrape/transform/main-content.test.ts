@@ -71,6 +71,13 @@ describe('onlyMainContent', () => {
     expect(md).toContain('**one**word');
   });
 
+  it('leaves out the "Loading..." placeholders a script had not yet filled in', () => {
+    const html = `<body><main><h1>Video games</h1><p>${ARTICLE_TEXT}</p><h3>Loading...</h3><div>Loading</div>
+      <p>Loading times are short on this console.</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toBe(`# Video games\n\n${ARTICLE_TEXT}\n\nLoading times are short on this console.`);
+  });
+
   it('prefers <main> over the rest of the page and keeps the page H1 from a dropped header', () => {
     const html = `<body><header><h1>How to bake bread</h1></header>
       <div class="promo-strip">Free shipping on all orders over fifty dollars this week only</div>
