@@ -68,6 +68,11 @@ describe('markdown fidelity', () => {
     expect(md(html)).toBe('| Both | | C |\n| --- | --- | --- |\n| a\\|b | x | y |');
   });
 
+  it('escapes a pipe in a cell inside a link, emphasis or code too', () => {
+    const html = '<table><tr><th>Tool</th><th>Use</th></tr><tr><td><a href="/t">cut|paste</a></td><td><b>in|out</b> <code>a|b</code></td></tr></table>';
+    expect(md(html)).toBe('| Tool | Use |\n| --- | --- |\n| [cut\\|paste](https://site.example/t) | **in\\|out** `a\\|b` |');
+  });
+
   it('renders block quotes, nested ones with a deeper marker', () => {
     const html = '<blockquote><p>Quoted words.</p><blockquote><p>Nested.</p></blockquote></blockquote>';
     expect(md(html)).toBe('> Quoted words.\n>\n> > Nested.');

@@ -137,7 +137,8 @@ export interface MdMark {
 // ASCII-only classes keep these regexes on V8's fast path; no-break spaces are replaced first.
 const SPACE_RUN = /[ \t\n\r\f]+/g;
 const NBSP = /\u00a0/g;
-const ALT = /^!\[[^\]]*\]/;
+// Alt text holds escaped brackets (`\[`, `\]`) but no bare closing one.
+const ALT = /^!\[(?:\\.|[^\]\\])*\]/;
 /** Whitespace a browser would not render as it is: anything but a single space. */
 const INNER_SPACE = /[\t\n\r\f]| [ \t\n\r\f]/;
 
@@ -376,7 +377,7 @@ export class MarkdownWriter {
       case IMAGE:
         if (info?.url !== undefined) {
           this.flush();
-          const alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(/[[\]]/g, '');
+          const alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(BRACKETS, '\\$&');
           if (alt !== '') {
             // A linked image's alt text is dropped if the link names its target in words too.
             for (let i = this.inlines.length - 1; i >= 0; i--) {
@@ -532,14 +533,16 @@ export class MarkdownWriter {
         const f = this.inlines[i]!;
         if (f.kind === LINK) {
           f.words = true;
-          // Brackets in a link's text end it early for many readers (and unbalanced ones do for
-          // all): they go, as they do from alt text. Not from code, where they are the code.
-          if (top.kind !== CODE && (s.includes('[') || s.includes(']'))) s = s.replace(BRACKETS, '');
+          // A bracket in a link's text would end it early (an unbalanced one always), and so would
+          // a backslash before the closing one: escaped, as in alt text. Not in code, where they
+          // are the code's own.
+          if (top.kind !== CODE && (s.includes('[') || s.includes(']') || s.includes('\\'))) s = s.replace(BRACKETS, '\\$&');
           break;
         }
       }
     }
-    else if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
+    // A pipe splits a table's cell wherever it stands, inside a link, emphasis or code too.
+    if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
     this.flush();
     this.out.push(s);
     this.lineStart = false;
@@ -712,7 +715,8 @@ export class MarkdownWriter {
   }
 }
 
-const BRACKETS = /[[\]]/g;
+/** What ends or escapes a link's text or an image's alt text early: escaped where it stands. */
+const BRACKETS = /[[\]\\]/g;
 
 /** Collapses whitespace and trims. */
 function clean(s: string): string {

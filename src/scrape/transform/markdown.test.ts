@@ -128,10 +128,15 @@ describe('toMarkdown: URLs', () => {
     expect(md('<p><a href="/cup"><a href="/cup?c=red">Red</a> cup</a></p>')).toBe('[Red cup](https://example.com/cup)');
   });
 
-  it('leaves brackets out of a link\'s text (not out of code in it), as out of alt text', () => {
-    expect(md('<p>Cited.<a href="#fn-1">[1]</a> <a href="/g">Guide [PDF</a> <a href="/c"><code>a[0]</code></a></p>')).toBe(
-      'Cited.[1](https://example.com/docs/page.html#fn-1) [Guide PDF](https://example.com/g) [`a[0]`](https://example.com/c)',
+  it('escapes brackets and backslashes in a link\'s text and an image\'s alt text (not in code), so none ends it early', () => {
+    expect(md('<p>Cited.<a href="#fn-1">[1]</a> <a href="/g">Guide [PDF</a> <a href="/c"><code>a[0]</code></a> <a href="/w">C:\\dir\\</a></p>')).toBe(
+      'Cited.[\\[1\\]](https://example.com/docs/page.html#fn-1) [Guide \\[PDF](https://example.com/g) [`a[0]`](https://example.com/c) [C:\\\\dir\\\\](https://example.com/w)',
     );
+    expect(md('<p><img src="/v.jpg" alt="[Video] Talk"></p>')).toBe('![\\[Video\\] Talk](https://example.com/v.jpg)');
+  });
+
+  it('drops a linked image\'s alt text with escaped brackets when the link names its target in words', () => {
+    expect(md('<p><a href="/talk"><img src="/v.jpg" alt="[Video] Talk"> Talk</a></p>')).toBe('[![](https://example.com/v.jpg) Talk](https://example.com/talk)');
   });
 
   it('writes a line break in a link\'s text as a space, keeping the link on one line', () => {

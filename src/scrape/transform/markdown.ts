@@ -48,7 +48,7 @@ export function toMarkdown(html: string, baseUrl: string, opts: MarkdownOptions 
 }
 
 // A fence, possibly indented under list items or prefixed by block quotes.
-const IMAGE = /!\[([^\]]+)\]\(/g;
+const IMAGE = /!\[((?:\\.|[^\]\\])+)\]\(/g;
 const MAX_ALT_CHECKS = 200;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
@@ -57,7 +57,7 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  * item it illustrates) is dropped: it would only say the same thing twice.
  */
 function dropRepeatedAlt(md: string): string {
-  const shown = md.replace(/!\[[^\]]*\]\([^)]*\)/g, ' ').toLowerCase();
+  const shown = md.replace(/!\[(?:\\.|[^\]\\])*\]\([^)]*\)/g, ' ').toLowerCase();
   let checks = 0;
   return md.replace(IMAGE, (m, alt: string) => {
     if (++checks > MAX_ALT_CHECKS) return m;
@@ -77,7 +77,7 @@ function showsPhrase(text: string, phrase: string): boolean {
 
 const FENCE = /^(?:[ ]*>)*[ ]*(`{3,}|~{3,})/;
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
-const BASE64_IMAGE = /!\[([^\]]*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
+const BASE64_IMAGE = /!\[((?:\\.|[^\]\\])*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
 const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
 
