@@ -116,8 +116,13 @@ const LINK_LIST_TEXT = 200;
 const MENU_SHAPE = /menu|nav|dropdown/i;
 const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…))?\s*$/i;
 const LOADING_MAX = 40;
-/** Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap). */
-const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'b', 'strong', 'i', 'em', 'small', 'time']);
+/**
+ * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
+ * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").
+ */
+const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'small', 'time']);
+/** Inline code: its highlighted tokens sit side by side exactly as the code has them. */
+const CODE_INLINE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
 const WORD_CHAR = /\p{L}/u;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
@@ -292,6 +297,7 @@ export class ContentFilter {
    */
   private inlineGap = 0;
   private lastWord = false;
+  private inCode = 0;
   /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
   private readonly nodes: BlockNode[] = [];
   private blockTop = -1;
@@ -311,6 +317,7 @@ export class ContentFilter {
   open(name: string, attrs: AttrView, start: number): void {
     if (name === 'style' || name === 'script') this.inStyleOrScript = true;
     if (this.inlineGap !== 0) this.inlineGap = GAP_INLINE.has(name) ? 2 : 0;
+    if (CODE_INLINE.has(name)) this.inCode++;
     const depth = this.stack.length;
     const frame = (this.pool[depth] ??= new Frame()).reset(name);
     this.stack.push(frame);
@@ -538,9 +545,10 @@ export class ContentFilter {
 
   close(name: string): void {
     if (name === 'style' || name === 'script') this.inStyleOrScript = false;
-    this.inlineGap = GAP_INLINE.has(name) && this.md !== undefined && this.inPre === 0 ? 1 : 0;
     const frame = this.stack.pop();
     if (frame === undefined) return;
+    if (CODE_INLINE.has(frame.name)) this.inCode--;
+    this.inlineGap = GAP_INLINE.has(name) && this.md !== undefined && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
     const depth = this.stack.length;
     if (frame.emitted) {
       if (this.md !== undefined) this.md.close();

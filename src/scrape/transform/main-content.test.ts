@@ -71,6 +71,13 @@ describe('onlyMainContent', () => {
     expect(md).toContain('**one**word');
   });
 
+  it('keeps a word whose part is emphasised, and inline code, as the markup has them', () => {
+    const html = `<body><main><h1>Search</h1><p>Results for <b>Glean</b><span>er</span>: call <code><span class="k">new</span><span class="n">Scraper</span></code>. ${ARTICLE_TEXT}</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('**Glean**er');
+    expect(md).toContain('`newScraper`');
+  });
+
   it('leaves out the "Loading..." placeholders a script had not yet filled in', () => {
     const html = `<body><main><h1>Video games</h1><p>${ARTICLE_TEXT}</p><h3>Loading...</h3><div>Loading</div>
       <p>Loading times are short on this console.</p></main></body>`;
