@@ -123,7 +123,13 @@ const LOADING_MAX = 40;
 const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'small', 'time']);
 /** Inline code: its highlighted tokens sit side by side exactly as the code has them. */
 const CODE_INLINE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
-const WORD_CHAR = /\p{L}/u;
+const LETTER = /\p{L}/u;
+
+/** A letter, of any script; ASCII without the regular expression, which runs on every text. */
+function isLetter(c: number): boolean {
+  if (c < 128) return ((c | 32) >= 97 && (c | 32) <= 122);
+  return LETTER.test(String.fromCharCode(c));
+}
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -505,7 +511,7 @@ export class ContentFilter {
     if (this.softDrop >= 0) return;
     // "Loading..." is a script's placeholder for content it had not fetched when the page was
     // saved: no reader sees it once the page is up.
-    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && LOADING.test(data)) return;
+    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && /oad|OAD/.test(data) && LOADING.test(data)) return;
     if (this.inPre === 0) {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
@@ -524,10 +530,10 @@ export class ContentFilter {
       // Such elements are laid out apart (flex items, inline blocks): "Drama" and "Thriller" are
       // two words, not "DramaThriller". Only letters meeting letters: numbers beside their units
       // ("12<span>px</span>") are left as the markup has them.
-      if (this.inlineGap === 2 && i === 0 && this.lastWord && !this.atBlockStart && WORD_CHAR.test(data[0]!)) data = ' ' + data;
+      if (this.inlineGap === 2 && i === 0 && this.lastWord && !this.atBlockStart && isLetter(data.charCodeAt(0))) data = ' ' + data;
       this.inlineGap = 0;
       // (A drop cap, "<span>I</span><span>f</span>", is one letter of the word after it.)
-      this.lastWord = data.length > 1 && WORD_CHAR.test(data[data.length - 1]!);
+      this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
     }
     this.keptText += n;
     if (this.inLink > 0) this.linkText += n;
