@@ -599,6 +599,16 @@ describe('content scoring', () => {
     expect(md).toContain('every plan can be paid monthly');
     expect(md).not.toContain('Decorative duplicate');
   });
+  it('keeps a collapsed FAQ answer or toggle content: hidden only until the question or the toggle is clicked', () => {
+    const html = `<body><div><p>${prose(1)}</p><div class="faq"><h3>Is the pack waterproof?</h3>
+      <div class="faq__answer" style="display: none"><p>Yes: the fabric is coated and a rain cover comes with it.</p></div>
+      <button class="toggle__title">Ingredients</button><div class="toggle__content" style="display:none"><p>Jojoba seed oil, argan kernel oil and vitamin E.</p></div></div>
+      <div style="display:none"><p>A hidden sign-up form's leftover text.</p></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('a rain cover comes with it');
+    expect(md).toContain('Jojoba seed oil');
+    expect(md).not.toContain('sign-up form');
+  });
   it('narrows to the first <main> that holds enough of the page, not a longer feed of teasers the template appends', () => {
     const teaser = (n: number) =>
       `<article><a href="/t${n}"><img src="/t${n}.jpg" alt=""><h3>Teaser headline ${n}</h3></a><p>What happened next, and why it matters to you.</p></article>`;
