@@ -28,6 +28,12 @@ describe('the transform pool', () => {
     expect((await pool.transform(page(2), opts, wants)).metadata.title).toBe('Page 2');
   });
 
+  it('refuses a page it cannot hand to a thread, and goes on with the next', async () => {
+    const uncopyable = { ...opts, baseUrl: (() => 'x') as unknown as string };
+    await expect(pool.transform(page(3), uncopyable, wants)).rejects.toThrow();
+    expect((await pool.transform(page(4), opts, wants)).metadata.title).toBe('Page 4');
+  });
+
   it('refuses work once closed', async () => {
     const closing = createTransformer(1);
     await closing.close();

@@ -37,6 +37,8 @@ interface Waiter {
 interface Slot {
   worker: Worker;
   waiting: Map<number, Waiter>;
+  /** Whether the thread ever answered: one that dies before that is not restarted on the spot. */
+  answered: boolean;
 }
 
 class TransformPool implements Transformer {
@@ -44,21 +46,24 @@ class TransformPool implements Transformer {
   private nextId = 0;
   private closed = false;
 
-  constructor(threads: number) {
+  constructor(private readonly threads: number) {
     for (let i = 0; i < threads; i++) this.slots.push(this.start());
   }
 
   transform(html: string, opts: TransformOptions, wants: TransformWants): Promise<TransformResult> {
     if (this.closed) return Promise.reject(new Error('The transform pool is closed'));
+    // Threads that died before ever answering come back one page at a time, not in a loop.
+    if (this.slots.length < this.threads) this.slots.push(this.start());
     // The least busy thread; its message queue holds what it cannot start yet.
     let slot = this.slots[0]!;
     for (const s of this.slots) if (s.waiting.size < slot.waiting.size) slot = s;
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
+      // First, as it throws for what cannot be copied to a thread; the answer comes later.
+      slot.worker.postMessage({ id, html, opts, wants } satisfies TransformRequest);
       // A thread with work keeps the process alive; an idle one must not.
       if (slot.waiting.size === 0) slot.worker.ref();
       slot.waiting.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, html, opts, wants } satisfies TransformRequest);
     });
   }
 
@@ -72,8 +77,9 @@ class TransformPool implements Transformer {
   private start(): Slot {
     const worker = fromSource ? new Worker(sourceEntry(), { eval: true }) : new Worker(new URL('./worker.js', import.meta.url));
     worker.unref();
-    const slot: Slot = { worker, waiting: new Map() };
+    const slot: Slot = { worker, waiting: new Map(), answered: false };
     worker.on('message', (m: TransformReply) => {
+      slot.answered = true;
       const waiter = slot.waiting.get(m.id);
       if (!waiter) return;
       slot.waiting.delete(m.id);
@@ -87,11 +93,15 @@ class TransformPool implements Transformer {
     return slot;
   }
 
-  /** A thread that died takes only its own pages with it; a new one takes its place. */
+  /**
+   * A thread that died takes only its own pages with it; a new one takes its place, at once if
+   * the dead one had worked, else with the next page (a thread that cannot even start must not
+   * be restarted in a tight loop).
+   */
   private replace(slot: Slot, e: Error): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
-    if (this.closed) this.slots.splice(i, 1);
+    if (this.closed || !slot.answered) this.slots.splice(i, 1);
     else this.slots[i] = this.start();
     failAll(slot, e);
   }
