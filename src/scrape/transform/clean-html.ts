@@ -26,7 +26,7 @@ import {
   isNearlyEmpty,
   landmarkKind,
 } from './main-content.js';
-import { type BlockNode, blockHint, selectContent, withoutPruned } from './content-score.js';
+import { type BlockNode, blockHint, bodyOutside, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter, withoutRepeatedLines } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
@@ -642,7 +642,9 @@ export class ContentFilter {
     let h1s = this.h1Kept;
     let rootName: string | undefined;
     if (this.onlyMain) {
-      const chosen = chooseLandmark(this.candidates, keptText);
+      let chosen = chooseLandmark(this.candidates, keptText);
+      // A <main> beside a longer body of prose outside it is not the page's content on its own.
+      if (chosen !== undefined && chosen.kind === 'main' && bodyOutside(this.nodes, chosen.startNode, chosen.endNode)) chosen = undefined;
       let from = 0;
       let to = this.nodes.length;
       let start = 0;

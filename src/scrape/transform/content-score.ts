@@ -150,6 +150,29 @@ const HEDGE_PROSE_RATIO = 1.2;
 const BODY_SHARE = 0.5;
 
 /**
+ * Whether a block outside `nodes[from..to)` (a <main>'s nodes) holds more prose in paragraphs of
+ * its own than any block inside it, and a body's worth (OWN_PROSE_MIN): the page's body is not in
+ * that <main> (a shop's category description after the <main> that holds only its grid).
+ */
+export function bodyOutside(nodes: readonly BlockNode[], from: number, to: number): boolean {
+  const own = new Float64Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    if (n.parent < 0 || n.plain < PROSE_MIN || n.punct === 0 || n.hint < 0 || n.doomed || n.linky) continue;
+    own[n.parent] = own[n.parent]! + n.plain;
+  }
+  let inside = 0;
+  let outside = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const p = own[i]!;
+    if (i >= from && i < to) {
+      if (p > inside) inside = p;
+    } else if (p > outside) outside = p;
+  }
+  return outside >= OWN_PROSE_MIN && outside > inside;
+}
+
+/**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
  * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
  */

@@ -609,6 +609,21 @@ describe('content scoring', () => {
     expect(md).toContain('Jojoba seed oil');
     expect(md).not.toContain('sign-up form');
   });
+  it('does not narrow to a <main> when a longer body of prose sits outside it (a category description after the grid)', () => {
+    const card = (n: number) => `<li class="product"><a href="/p/${n}"><img src="/p${n}.jpg" alt=""><h3>Gas grill model ${n}, three burners, stainless steel lid</h3></a><span class="price">$${n}99.00</span></li>`;
+    const about = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<p>${prose(n)}</p>`).join('');
+    const html = `<body><main><h1>Gas grills</h1><ul class="grid">${Array.from({ length: 24 }, (_, i) => card(i + 1)).join('')}</ul></main>
+      <div class="category-description"><h2>Choosing a gas grill</h2>${about}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(4));
+  });
+  it('still narrows to a <main> whose own body is longer than the prose outside it', () => {
+    const html = `<body><main><h1>Harbour reopens</h1><div class="story">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `<p>${prose(n)}</p>`).join('')}</div></main>
+      <div class="promo">${[11, 12, 13, 14, 15, 16, 17, 18].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(10));
+    expect(md).not.toContain(prose(14));
+  });
   it('narrows to the first <main> that holds enough of the page, not a longer feed of teasers the template appends', () => {
     const teaser = (n: number) =>
       `<article><a href="/t${n}"><img src="/t${n}.jpg" alt=""><h3>Teaser headline ${n}</h3></a><p>What happened next, and why it matters to you.</p></article>`;
