@@ -148,6 +148,11 @@ const ITEM_VOTE = 1;
 const ITEM_PROSE_RATIO = 2;
 const HEDGE_PROSE_RATIO = 1.2;
 const BODY_SHARE = 0.5;
+/** How many ancestors of a page without a body the content subtree may take siblings from (see pick). */
+const SIBLING_LEVELS = 3;
+/** ... the prose a sibling must hold in paragraphs, and the most link text it may have, as a share of its text. */
+const SIBLING_PROSE = 200;
+const SIBLING_LINK_SHARE = 0.05;
 
 /**
  * Whether a block outside `nodes[from..to)` (a <main>'s nodes) holds more prose in paragraphs of
@@ -225,16 +230,17 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // substantial amount of it, in paragraphs of its own, as an article's body does; a short
   // introduction is no body) is the content or the prose is, and neither is clearly so: both
   // are kept rather than one of them lost.
+  let body = 0;
+  for (let i = 0; i < count; i++) if (childProse[i]! > body) body = childProse[i]!;
+  const bodiless = body < BODY_SHARE * prose || body < OWN_PROSE_MIN;
   if (!useItems && items > 0 && items >= HEDGE_PROSE_RATIO * prose) {
-    let body = 0;
-    for (let i = 0; i < count; i++) if (childProse[i]! > body) body = childProse[i]!;
-    if (body < BODY_SHARE * prose || body < OWN_PROSE_MIN) {
+    if (bodiless) {
       const a = pick(nodes, from, to, childProse, useHints, false);
       const b = pick(nodes, from, to, childProse, useHints, true);
       return a === undefined || b === undefined ? (a ?? b) : union(a, b);
     }
   }
-  return pick(nodes, from, to, childProse, useHints, useItems);
+  return pick(nodes, from, to, childProse, useHints, useItems, bodiless);
 }
 
 /** Both selections' ranges, merged. */
@@ -265,6 +271,7 @@ function pick(
   childProse: Float64Array,
   useHints: boolean,
   useItems: boolean,
+  bodiless = false,
 ): Selection | undefined {
   const count = to - from;
   // Blocks that stand for pruned ones, with everything inside them, count for nothing.
@@ -319,6 +326,68 @@ function pick(
     if (sum[top]! < DOMINANT_SHARE * positive || text[top]! < DOMINANT_TEXT * text[best]!) break;
     best = top;
   }
+  const roots = [best];
+  // On a page without a body of prose (a product's page: a gallery and buy box in one column, its
+  // description and specs in a section further down; a course's outline beside its testimonials),
+  // the best subtree is one part of the content, and its siblings that hold prose of their own
+  // with (nearly) no links are the other parts, though the ancestor that holds them all is
+  // outvoted by what else it holds (a rail, a review widget). Up to SIBLING_LEVELS ancestors up,
+  // the siblings next to the kept run are kept too, as far as such siblings go on each side: a
+  // block that is not one (a link list, a rail) ends the run on its side.
+  if (bodiless) {
+    const prose = new Float64Array(count);
+    const linked = new Float64Array(count);
+    for (let i = count - 1; i >= 0; i--) {
+      if (gone[i] === 1) continue;
+      const n = nodes[from + i]!;
+      if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose[i] = prose[i]! + n.plain;
+      linked[i] = linked[i]! + n.link + n.card;
+      const p = n.parent - from;
+      if (p >= 0) {
+        prose[p] = prose[p]! + prose[i]!;
+        linked[p] = linked[p]! + linked[i]!;
+      }
+    }
+    const part = (i: number): boolean =>
+      gone[i] === 0 && sum[i]! > 0 && prose[i]! >= SIBLING_PROSE && linked[i]! <= SIBLING_LINK_SHARE * text[i]!;
+    let c = best;
+    let p = nodes[from + c]!.parent - from;
+    for (let level = 0; level < SIBLING_LEVELS && p >= 0; level++) {
+      const kids: number[] = [];
+      for (let i = p + 1; i < p + size[p]!; i += size[i]!) kids.push(i);
+      const at = kids.indexOf(c);
+      for (const step of [-1, 1]) {
+        for (let k = at + step; k >= 0 && k < kids.length; k += step) {
+          const i = kids[k]!;
+          if (gone[i] === 1 || text[i] === 0) continue;
+          if (!part(i)) break;
+          roots.push(i);
+        }
+      }
+      c = p;
+      p = nodes[from + c]!.parent - from;
+    }
+    roots.sort((x, y) => x - y);
+  }
+  let out: Selection | undefined;
+  for (const r of roots) {
+    const s = keep(nodes, from, r, size, sum, text, gone, useHints);
+    out = out === undefined ? s : union(out, s);
+  }
+  return out;
+}
+
+/** The subtree at `best` (relative to `from`), less its link-dense edges, pruned blocks and discussions. */
+function keep(
+  nodes: readonly BlockNode[],
+  from: number,
+  best: number,
+  size: Int32Array,
+  sum: Float64Array,
+  text: Float64Array,
+  gone: Uint8Array,
+  useHints: boolean,
+): Selection {
   const root = nodes[from + best]!;
   // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
   // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,

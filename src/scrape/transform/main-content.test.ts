@@ -624,6 +624,43 @@ describe('content scoring', () => {
     expect(md).toContain(prose(10));
     expect(md).not.toContain(prose(14));
   });
+  describe('a page without a body of prose (a product page in parts)', () => {
+    const buy =
+      'This walking boot has a waterproof leather upper, a cushioned midsole and a grippy rubber outsole for wet trails in any weather.';
+    const more =
+      'Each pair is stitched by hand in our workshop, and the laces, insoles and heel tabs can all be replaced when they wear out.';
+    const desc =
+      'The boot was tested over three hundred miles of mountain paths. It stays dry in streams, keeps ankles steady on scree, and breaks in within a week. Care is simple: brush off mud, let it dry away from heat, and wax the leather twice a season. The sole can be resoled by any cobbler, and the upper is guaranteed for five years. Sizes run true, with half sizes and a wide fit available for every colour we make.';
+    const review = (n: number) =>
+      `<p>Reviewer ${n} wrote that the boots were comfortable from the first day, kept their feet dry on a rainy week in the hills, and still looked new after a whole season of weekend walks.</p>`;
+    const reviews = `<div class="reviews">${Array.from({ length: 3 }, (_, n) => review(n)).join('')}</div>`;
+    const buyBox = `<div class="buy"><h1>Trail boot</h1><p>${buy}</p><p>${more}</p><p>£120</p></div>`;
+
+    it('keeps the part beside the chosen one that holds prose and no links (the buy box beside the description)', () => {
+      const html = `<body><div class="page">${buyBox}<div class="details"><p>${desc}</p></div>${reviews}</div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(buy);
+      expect(md).toContain(desc);
+      expect(md).not.toContain('Reviewer 3');
+    });
+
+    it('does not keep a part past a block with links between them', () => {
+      const promo = `<div class="promo"><p>Our boots are made to last. <a href="/care">Read our full care guide</a> or <a href="/sizes">see the size chart</a> before you order.</p></div>`;
+      const html = `<body><div class="page">${buyBox}${promo}<div class="details"><p>${desc}</p></div>${reviews}</div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(desc);
+      expect(md).not.toContain(buy);
+    });
+
+    it('does not keep a part beside a body of prose (an article’s author box)', () => {
+      const body = Array.from({ length: 3 }, () => `<p>${desc}</p>`).join('');
+      const html = `<body><div class="page"><div class="bio"><p>${buy}</p><p>${more}</p></div><div class="story"><h1>Trail boot</h1>${body}</div>${reviews}</div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(desc);
+      expect(md).not.toContain(buy);
+    });
+  });
+
   it('narrows to the first <main> that holds enough of the page, not a longer feed of teasers the template appends', () => {
     const teaser = (n: number) =>
       `<article><a href="/t${n}"><img src="/t${n}.jpg" alt=""><h3>Teaser headline ${n}</h3></a><p>What happened next, and why it matters to you.</p></article>`;
