@@ -219,6 +219,22 @@ describe('boilerplateReason', () => {
     expect(reason('span', { class: 'author-name' }, true)).toBeUndefined();
   });
 
+  it('flags badges beside a post or a user name', () => {
+    expect(reason('span', { class: 'user-badges' }, true)).toBe('class:badges');
+    expect(reason('div', { class: 'badge' }, true)).toBe('class:badge');
+  });
+
+  it('drops user badges from a forum post but keeps the post', () => {
+    const page = `<!doctype html><html><body><main><article class="post">
+      <div class="post-author"><a href="/u/ann">ann</a><span class="badge">Top Contributor</span>
+      <span class="user-badges">3 bronze badges</span></div>
+      <p>${ARTICLE_TEXT}</p></article></main></body></html>`;
+    const md = transformPage(page, opts(), MD).markdown ?? '';
+    expect(md).toContain('approved the new budget');
+    expect(md).not.toContain('Top Contributor');
+    expect(md).not.toContain('bronze badges');
+  });
+
   it('is stricter inside a content landmark', () => {
     // Tabs of code examples inside an article are content; the same words outside are site chrome.
     expect(reason('ul', { class: 'nav nav-tabs' }, true)).toBeUndefined();

@@ -52,6 +52,9 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'breakingnews', 'newsticker',
   // An author panel under a post, as themes name it in one word (see also "author-box" below).
   'authorbox', 'authorbio', 'aboutauthor',
+  // Badges beside a post or a user name (rank, reputation, "bronze badges", "top contributor"):
+  // forum furniture, not the thread's text.
+  'badge', 'badges',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
