@@ -116,6 +116,8 @@ const LINK_LIST_TEXT = 200;
 const MENU_SHAPE = /menu|nav|dropdown/i;
 const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…))?\s*$/i;
 const LOADING_MAX = 40;
+/** A cheap test first: most short texts are not placeholders. */
+const LOADING_HINT = /oad|OAD/;
 /**
  * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
  * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").
@@ -511,7 +513,7 @@ export class ContentFilter {
     if (this.softDrop >= 0) return;
     // "Loading..." is a script's placeholder for content it had not fetched when the page was
     // saved: no reader sees it once the page is up.
-    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && /oad|OAD/.test(data) && LOADING.test(data)) return;
+    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && LOADING_HINT.test(data) && LOADING.test(data)) return;
     if (this.inPre === 0) {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;

@@ -371,7 +371,7 @@ export class MarkdownWriter {
       case LINK:
         // A link inside a link (invalid HTML, which browsers split) is not one in markdown either:
         // a reader would show the outer link's brackets and target as text. Its text stays.
-        if (info?.url !== undefined && !this.inlines.some((f) => f.kind === LINK)) this.inline(LINK, '[', info.url);
+        if (info?.url !== undefined && !this.inLink()) this.inline(LINK, '[', info.url);
         else this.kinds[this.kinds.length - 1] = 0;
         return;
       case IMAGE:
@@ -394,7 +394,7 @@ export class MarkdownWriter {
         return;
       case BREAK:
         // A line break in a link's text is a space: many readers take a link's text line by line.
-        if (this.inCell > 0 || this.inHeading > 0 || this.inlines.some((f) => f.kind === LINK)) this.space = true;
+        if (this.inCell > 0 || this.inHeading > 0 || this.inLink()) this.space = true;
         else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) {
           this.out.push('\\\n' + this.linePrefix());
           this.space = false;
@@ -569,6 +569,11 @@ export class MarkdownWriter {
     this.preEndsWithNewline = s.charCodeAt(s.length - 1) === 10;
   }
 
+  /** Whether text written now would be inside a link's text. */
+  private inLink(): boolean {
+    return this.inlines.some((f) => f.kind === LINK);
+  }
+
   private inItem(): boolean {
     return this.containers.length > 1 && this.containers[this.containers.length - 1]!.marker !== undefined;
   }
@@ -730,11 +735,11 @@ function clean(s: string): string {
  * ":format(webp)" filters would then spill into the text).
  */
 const DESTINATION_ESCAPE = /[\s()<>]/g;
+const NEEDS_ESCAPE = /[\s()<>]/;
 const DESTINATION_CODES: Readonly<Record<string, string>> = { '(': '%28', ')': '%29', '<': '%3C', '>': '%3E' };
 
 function destination(url: string): string {
-  DESTINATION_ESCAPE.lastIndex = 0;
-  if (!DESTINATION_ESCAPE.test(url)) return url;
+  if (!NEEDS_ESCAPE.test(url)) return url;
   return url.replace(DESTINATION_ESCAPE, (c) => DESTINATION_CODES[c] ?? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
