@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { procCpuSeconds, procStatusKb, startGleanerChild, tail, waitExit, type GleanerChild } from './gleaner-child.js';
+import { procCpuSeconds, procStatusKb, startGleanerChild, tail, threadCpuMs, waitExit, type GleanerChild } from './gleaner-child.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024;
@@ -56,6 +56,8 @@ interface GleanerCrawlResult {
   seconds: number;
   /** CPU seconds the child used from the crawl request to its completion. */
   cpuSeconds: number | undefined;
+  /** Of those, the main thread's: it stores, queues and fetches, so it bounds pages/s. */
+  mainCpuSeconds: number | undefined;
   peakRssKb: number | undefined;
   endRssKb: number | undefined;
   /** VmRSS of the child when `completed` first reached each multiple of `sampleEvery`. */
@@ -73,6 +75,7 @@ async function crawlOnce(
 ): Promise<CrawlFigures> {
   const started = performance.now();
   const cpuBefore = procCpuSeconds(g.pid);
+  const mainBefore = mainThreadCpuMs(g.pid);
   const created = await api<{ success: boolean; id: string }>(g, 'POST', '/v2/crawl', {
     url: opts.startUrl,
     limit: opts.limit,
@@ -102,15 +105,20 @@ async function crawlOnce(
   }
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = procCpuSeconds(g.pid);
+  const mainAfter = mainThreadCpuMs(g.pid);
   return {
     status: st.status ?? 'unknown',
     completed: st.completed ?? 0,
     total: st.total ?? 0,
     seconds,
     cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+    mainCpuSeconds: mainBefore !== undefined && mainAfter !== undefined ? (mainAfter - mainBefore) / 1000 : undefined,
     samples,
   };
 }
+
+/** The main thread's CPU milliseconds so far (its thread id is the process id). */
+const mainThreadCpuMs = (pid: number) => threadCpuMs(pid).get(String(pid));
 
 /**
  * Runs one measured crawl on a fresh Gleaner child and stops it; the figures are the child's.
@@ -189,6 +197,8 @@ interface RunFigures {
   pagesPerSec: number;
   /** CPU time per page over all the crawler's threads: steadier than pages/s on a busy machine. */
   cpuMsPerPage: number | undefined;
+  /** Gleaner only: the main thread's share of that. */
+  mainCpuMsPerPage?: number | undefined;
 }
 
 interface SideFigures extends RunFigures {
@@ -199,12 +209,14 @@ interface SideFigures extends RunFigures {
   note?: string;
 }
 
-function runFigures(r: { pages: number; seconds: number; cpuSeconds: number | undefined }): RunFigures {
+function runFigures(r: { pages: number; seconds: number; cpuSeconds: number | undefined; mainCpuSeconds?: number | undefined }): RunFigures {
+  const perPage = (s: number | undefined) => (s !== undefined && r.pages > 0 ? (s * 1000) / r.pages : undefined);
   return {
     pages: r.pages,
     seconds: r.seconds,
     pagesPerSec: r.pages / r.seconds,
-    cpuMsPerPage: r.cpuSeconds !== undefined && r.pages > 0 ? (r.cpuSeconds * 1000) / r.pages : undefined,
+    cpuMsPerPage: perPage(r.cpuSeconds),
+    ...(r.mainCpuSeconds !== undefined ? { mainCpuMsPerPage: perPage(r.mainCpuSeconds) } : {}),
   };
 }
 
@@ -276,6 +288,7 @@ const row = (s: RunFigures, peakRssMb: number | undefined, note = '') => ({
   seconds: +s.seconds.toFixed(2),
   'pages/s': +s.pagesPerSec.toFixed(1),
   'CPU ms/page': s.cpuMsPerPage !== undefined ? +s.cpuMsPerPage.toFixed(2) : '?',
+  'main-thread CPU ms/page': s.mainCpuMsPerPage !== undefined ? +s.mainCpuMsPerPage.toFixed(2) : '',
   'peak RSS MB': peakRssMb !== undefined ? +peakRssMb.toFixed(0) : '?',
   note,
 });

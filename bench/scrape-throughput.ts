@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/scrape-throughput.ts [--pages 400] [--concurrency 16]
  *
- * BENCH_CPU_PROF=<dir> writes the server's CPU profiles (main and transform threads) there.
+ * BENCH_CPU_PROF=<dir> writes the server's CPU profiles (main and page threads) there.
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,7 @@ export interface ThroughputResult {
   ratio: number;
   /**
    * CPU milliseconds per page during the API pass: the server's main thread, its busiest other
-   * thread (the transform worker), the rest of its threads (GC, libuv), and this process (the
+   * thread (the page thread: fetch and transform), the rest of its threads (GC, libuv), and this process (the
    * client and the page server). With every core busy, throughput is their sum's inverse.
    */
   cpuMsPerPage?: { main: number; transform: number; otherThreads: number; benchClient: number };
@@ -101,7 +101,7 @@ export function printScrapeBench(r: ThroughputResult): void {
   const c = r.cpuMsPerPage;
   if (c) {
     console.log(
-      `CPU ms per API page: server main thread ${c.main.toFixed(2)}, transform thread ${c.transform.toFixed(2)}, ` +
+      `CPU ms per API page: server main thread ${c.main.toFixed(2)}, page thread ${c.transform.toFixed(2)}, ` +
         `other server threads ${c.otherThreads.toFixed(2)}; bench client and page server ${c.benchClient.toFixed(2)}`,
     );
   }

@@ -57,7 +57,7 @@ const envSchema = z.object({
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */
   DISABLE_BROWSER: bool.default(false),
-  /** Worker threads for extraction and markdown; 0 runs them on the main thread. Default: cores - 1, at most 4. */
+  /** Page threads for plain HTTP fetches, extraction and markdown; 0 runs them on the main thread. Default: cores - 1, at most 4. */
   TRANSFORM_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(4, os.availableParallelism() - 1))),
   /** Pages a worker process scrapes at once, across all jobs. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),

@@ -10,6 +10,7 @@ import { RateLimits } from './http/rate-limit.js';
 import { BrowserEngine } from './scrape/engines/browser.js';
 import { findChromium } from './scrape/engines/chromium.js';
 import { HttpEngine } from './scrape/engines/http.js';
+import { ThreadedHttpEngine } from './scrape/engines/threaded-http.js';
 import type { Document } from './scrape/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
@@ -22,7 +23,7 @@ import { CrawlRunner, type CrawlTask } from './crawl/runner.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlRepository } from './crawl/store.js';
 import { createQueueFactory } from './jobs/index.js';
-import { createTransformer } from './scrape/transform/pool.js';
+import { createFetchingThreads, createTransformer } from './scrape/threads/pool.js';
 import { DocumentParser } from './parse/service.js';
 import type { JobQueue, QueueFactory } from './jobs/queue.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
@@ -40,7 +41,7 @@ export interface Runtime {
   documents: DocumentRepository<Document>;
   blobs: BlobStore;
   guard: SsrfGuard;
-  http: HttpEngine;
+  http: Engine;
   browser: Engine | undefined;
   scraper: Scraper;
   parser: DocumentParser;
@@ -75,7 +76,10 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   });
   const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const guard = new SsrfGuard(new AddressPolicy(config.allowPrivateRanges));
-  const http = new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
+  // With page threads, plain fetches run there and bring their transform back with them.
+  const threads = createFetchingThreads(config.transformThreads, { allowedCidrs: config.allowPrivateRanges, maxResponseBytes: config.maxResponseBytes });
+  const transformer = threads ?? createTransformer(0);
+  const http: Engine = threads ? new ThreadedHttpEngine(threads) : new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
   const chromium = config.disableBrowser ? undefined : findChromium(config.chromiumPath);
   if (!chromium && !config.disableBrowser) {
     log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
@@ -83,7 +87,6 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, logger: log }) : undefined;
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
-  const transformer = createTransformer(config.transformThreads);
   const parser = new DocumentParser();
   const changeTracker = new ChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);

@@ -36,3 +36,8 @@ export function looksBlocked(status: number, html: string | undefined): boolean 
   if (status === 403 || status === 429 || status === 503) return true;
   return html !== undefined && html.length < 200_000 && CHALLENGE.test(html);
 }
+
+/** Whether a fetched answer is a web page for the transform (HTML, or XML that may be XHTML). */
+export function isHtml(r: { contentType: string; text?: string | undefined }): boolean {
+  return /html|xml/i.test(r.contentType) || (!r.contentType && r.text !== undefined && /^\s*</.test(r.text));
+}

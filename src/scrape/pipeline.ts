@@ -15,13 +15,13 @@ import type { SsrfGuard } from '../security/ssrf.js';
 import type { ChangeTracker } from '../monitor/change-tracking.js';
 import { applyParsed, parseFetched } from '../parse/scrape.js';
 import type { DocumentParser } from '../parse/service.js';
-import { looksBlocked, needsJavaScript } from './detect.js';
+import { isHtml, looksBlocked, needsJavaScript } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
 import { pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
-import { createTransformer, type Transformer } from './transform/pool.js';
+import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
-import type { BrowserStorageState, Engine, FetchResult } from './types.js';
+import type { BrowserStorageState, Engine, FetchResult, PageTransform } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
 const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -107,7 +107,7 @@ export class Scraper {
       if (cached) return this.finish(cached, scrapeId, ctx, options, false);
     }
 
-    const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, state));
+    const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, true, state));
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
@@ -131,7 +131,8 @@ export class Scraper {
     if (prior.etag) conditional['If-None-Match'] = prior.etag;
     if (prior.lastModified) conditional['If-Modified-Since'] = prior.lastModified;
     const withValidators = Object.keys(conditional).length ? { ...options, headers: { ...conditional, ...(options.headers ?? {}) } } : options;
-    const { result, proxy } = await this.fetchPage(url, withValidators, ctx);
+    // No transform with the fetch: an unchanged page needs none.
+    const { result, proxy } = await this.fetchPage(url, withValidators, ctx, false);
     const bodyHash = createHash('sha256').update(result.body).digest('hex');
     if (result.status === 304 || (prior.bodyHash === bodyHash && result.status < 400)) return { unchanged: true };
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
@@ -177,15 +178,22 @@ export class Scraper {
     }
   }
 
-  private async fetchPage(url: string, o: ScrapeOptions, ctx: ScrapeContext, state?: BrowserStorageState): Promise<{ result: FetchResult; proxy: ProxyAttempt }> {
+  /** `transform`: the engine may run the page's transform with the fetch (see FetchRequest.transform). */
+  private async fetchPage(
+    url: string,
+    o: ScrapeOptions,
+    ctx: ScrapeContext,
+    transform: boolean,
+    state?: BrowserStorageState,
+  ): Promise<{ result: FetchResult; proxy: ProxyAttempt }> {
     const deadline = Date.now() + o.timeout;
     const attempts = proxyAttempts(this.deps.proxies, o.proxy, o.location?.country);
     let last: { result: FetchResult; proxy: ProxyAttempt } | undefined;
     for (const proxy of attempts) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
-      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state));
+      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
       if (engine.name === 'http' && !o.fastMode && this.deps.browser && result.text !== undefined && isHtml(result) && needsJavaScript(result.text)) {
-        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state));
+        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
       }
       last = { result, proxy };
       if (!looksBlocked(result.status, result.text)) break;
@@ -213,7 +221,7 @@ export class Scraper {
     return this.deps.browser;
   }
 
-  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state?: BrowserStorageState): BrowserFetchRequest {
+  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state: BrowserStorageState | undefined, transform: boolean): BrowserFetchRequest {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
@@ -246,6 +254,7 @@ export class Scraper {
       req.storageState = state;
       req.captureStorageState = o.profile?.saveChanges === true;
     }
+    if (transform) req.transform = pageTransform(o);
     return req;
   }
 
@@ -272,17 +281,8 @@ export class Scraper {
     if (parsed) {
       applyParsed(doc, parsed, o);
     } else if (text !== undefined && isHtml(result)) {
-      const t = await (this.deps.transformer ?? inlineTransformer).transform(
-        text,
-        {
-          baseUrl: result.url,
-          onlyMainContent: o.onlyMainContent,
-          includeTags: o.includeTags ?? [],
-          excludeTags: o.excludeTags ?? [],
-          removeBase64Images: o.removeBase64Images,
-        },
-        { markdown: want.has('markdown'), html: want.has('html'), links: want.has('links'), images: want.has('images') },
-      );
+      const { opts, wants } = pageTransform(o);
+      const t = result.transformed ?? (await (this.deps.transformer ?? inlineTransformer).transform(text, { ...opts, baseUrl: result.url }, wants));
       doc.metadata = { ...t.metadata, ...doc.metadata };
       if (want.has('markdown')) doc.markdown = t.markdown ?? '';
       if (want.has('html')) doc.html = t.html ?? '';
@@ -333,7 +333,14 @@ export class Scraper {
 
 const inlineTransformer = createTransformer(0);
 
-const isHtml = (r: FetchResult) => /html|xml/i.test(r.contentType) || (!r.contentType && r.text !== undefined && /^\s*</.test(r.text));
+/** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
+function pageTransform(o: ScrapeOptions): PageTransform {
+  const want = (t: string) => o.formats.some((f) => f.type === t);
+  return {
+    opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
+    wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
+  };
+}
 
 /** Two requests share a cache entry when they would produce the same Document. */
 function cacheKeyFor(url: string, o: ScrapeOptions): string {

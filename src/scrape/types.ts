@@ -47,6 +47,12 @@ export interface FetchRequest {
   screenshot?: ScreenshotRequest;
   guard: UrlGuard;
   signal?: AbortSignal;
+  /**
+   * How the pipeline will transform an HTML answer. An engine that fetches on a transform thread
+   * runs the transform there too and returns it as `transformed`, so the page crosses between
+   * threads once; other engines ignore it.
+   */
+  transform?: PageTransform;
   /** Browser only: run in order after the page loads, before capture. */
   actions?: Action[];
   /** Browser only: refuse known ad and tracker hosts and remove cookie-consent overlays. */
@@ -92,6 +98,8 @@ export interface FetchResult {
   /** The context's cookies and storage after capture, when asked for. */
   storageState?: BrowserStorageState;
   timings: { totalMs: number };
+  /** The request's `transform`, already run on `text` (see FetchRequest.transform). */
+  transformed?: TransformResult;
 }
 
 export interface Engine {
@@ -123,6 +131,12 @@ export interface TransformWants {
   html: boolean;
   links: boolean;
   images: boolean;
+}
+
+/** A transform asked for before the page's final URL (its base) is known. */
+export interface PageTransform {
+  opts: Omit<TransformOptions, 'baseUrl'>;
+  wants: TransformWants;
 }
 
 export interface TransformResult {
