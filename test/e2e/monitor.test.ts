@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import Firecrawl, { type FormatOption } from '@mendable/firecrawl-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MonitorScheduler } from '../../src/monitor/scheduler.js';
 import { removeWatchedPage, setWatchedPage, watchedRequests } from '../fixture-site/monitor-pages.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
@@ -178,8 +178,14 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       expect(withDiff.parsed.html).toContain('-Basic plan costs 10 euros.');
       // The check in between changed nothing and sent no mail.
       expect(mails.filter((x) => x.parsed.subject?.includes('Pricing watch'))).toHaveLength(2);
-      const checks = await fc.listMonitorChecks(monitorId, { limit: 1 });
-      expect(checks[0]!.notificationStatus).toMatchObject({ email: { sent: true, recipients: 2 } });
+      // The check records the mail's outcome once the mail server has answered, so just after it.
+      await vi.waitFor(
+        async () => {
+          const checks = await fc.listMonitorChecks(monitorId, { limit: 1 });
+          expect(checks[0]!.notificationStatus).toMatchObject({ email: { sent: true, recipients: 2 } });
+        },
+        { timeout: 10_000, interval: 50 },
+      );
     });
 
     it('pauses (no next run), updates, and resumes', async () => {

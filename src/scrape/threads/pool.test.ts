@@ -65,10 +65,13 @@ describe('the page threads, fetching', () => {
     ...extra,
   });
 
+  const big = 'x'.repeat(50_000) + 'end';
+
   beforeAll(async () => {
     site = http.createServer((req, res) => {
       if (req.url === '/moved') return void res.writeHead(302, { location: '/page/7' }).end();
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 5_000).unref();
+      if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(big);
       const n = Number(/\/page\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag: `"p${n}"` }).end(page(n));
     });
@@ -90,6 +93,15 @@ describe('the page threads, fetching', () => {
     expect({ ...there, timings: undefined, transformed: undefined }).toEqual({ ...here, timings: undefined });
     expect(Buffer.isBuffer(there.body)).toBe(true);
     expect(there.transformed).toEqual(transformPage(here.text!, { ...transform.opts, baseUrl: `${base}/page/7` }, wants));
+  });
+
+  it('hands over large and small bodies intact, one after the other', async () => {
+    const engine = new ThreadedHttpEngine(threads);
+    for (let i = 0; i < 3; i++) {
+      const [large, small] = await Promise.all([engine.fetch(request('/big')), engine.fetch(request(`/page/${i}`))]);
+      expect(large.body.toString()).toBe(big);
+      expect(small.body.toString()).toBe(page(i));
+    }
   });
 
   it('fetches without a transform when none is asked for', async () => {

@@ -38,7 +38,8 @@ if (port) {
     if (m.kind === 'abort') return fetching.get(m.id)?.abort();
     if (m.kind === 'fetch') {
       fetchAndTransform(m.id, m.req).then(
-        (result) => port.postMessage({ id: m.id, result } satisfies ThreadReply),
+        // A body with a memory block of its own moves to the main thread instead of being copied.
+        (result) => port.postMessage({ id: m.id, result } satisfies ThreadReply, ownsItsMemory(result.body) ? [result.body.buffer] : []),
         (e: unknown) => port.postMessage({ id: m.id, error: toThreadError(e) } satisfies ThreadReply),
       );
       return;
@@ -51,4 +52,9 @@ if (port) {
     }
     port.postMessage(reply);
   });
+}
+
+/** False for a small Buffer carved from Node's shared pool, whose block must stay where it is. */
+function ownsItsMemory(b: Buffer): b is Buffer<ArrayBuffer> {
+  return b.byteOffset === 0 && b.buffer.byteLength === b.byteLength && b.buffer instanceof ArrayBuffer;
 }
