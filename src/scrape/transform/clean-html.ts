@@ -76,6 +76,9 @@ const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'sect
 // the aggregate of both datasets (WCXB word F1 and Scrapinghub shingle F1), not page by page.
 const LINK_DENSITY_MAX = 0.5;
 const LINK_BLOCK_MIN_PROSE = 200;
+/** A paragraph at least this long with at least this share of link text is a teaser (see pruneTeaserParagraph). */
+const TEASER_MIN_TEXT = 30;
+const TEASER_LINK_SHARE = 0.8;
 /** Text runs at least this long, with sentence punctuation and outside links, count as prose. */
 const PROSE_CHUNK = 25;
 /**
@@ -762,9 +765,25 @@ export class ContentFilter {
    * "related" rails without telling class names). Its serialization is the tail of the output,
    * so removing it after the fact is a truncation.
    */
+  /**
+   * A paragraph of the text flow that is (nearly) all link text is a teaser for another page
+   * between the paragraphs ("READ MORE: ...", a related story's headline, a row of such links),
+   * not the text. In a list item or a cell it may be an item's title, which the scoring weighs.
+   */
+  private pruneTeaserParagraph(frame: Frame): void {
+    const text = this.keptText - frame.startText;
+    if (text < TEASER_MIN_TEXT) return;
+    // The paragraph has left the stack: its parent is on top.
+    const parent = this.stack[this.stack.length - 1]?.name;
+    if (parent === 'li' || parent === 'td' || parent === 'th' || parent === 'dd') return;
+    if ((this.linkText - frame.startLink) / text >= TEASER_LINK_SHARE) this.truncateTo(frame);
+  }
+
   private pruneLinkBlock(frame: Frame): void {
     // A block inside a link is all link text; the link is judged when the block around it closes.
-    if (!LINK_BLOCKS.has(frame.name) || this.inLink > 0) return;
+    if (this.inLink > 0) return;
+    if (frame.name === 'p') return this.pruneTeaserParagraph(frame);
+    if (!LINK_BLOCKS.has(frame.name)) return;
     const text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
     if (text <= 0) return;
     const links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);

@@ -377,6 +377,8 @@ function pick(
   return out;
 }
 
+const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);
+
 /** The subtree at `best` (relative to `from`), less its link-dense edges, pruned blocks and discussions. */
 function keep(
   nodes: readonly BlockNode[],
@@ -394,6 +396,9 @@ function keep(
   // a table of contents) stay.
   const holes: number[] = [];
   const trim = (at: number): void => {
+    // A table's rows and cells are its shape, not edges: a row without its first cell is garbled;
+    // an item's linked title is its head, not an edge of the list.
+    if (WHOLE_PARTS.has(nodes[from + at]!.name)) return;
     const kids: number[] = [];
     for (let i = at + 1; i < at + size[at]!; i += size[i]!) kids.push(i);
     let first = -1;

@@ -709,6 +709,33 @@ describe('content scoring', () => {
     expect(md).not.toContain('A. Lens');
   });
 
+  it('drops a paragraph that is a teaser link between the paragraphs, but keeps links in the text and items headed by a link', () => {
+    const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
+      <p><strong><a href="/other">FERRY SERVICE RESUMES AFTER WINTER BREAK: REPORT</a></strong></p>
+      <p>MORE: <a href="/more">Fishing fleet returns to the old quay after the winter</a></p>
+      <p>${prose(2)} See <a href="/tides">the tide tables</a> before you travel.</p>
+      <ul><li><p><a href="/guide">A visitor's guide to the harbour walks</a></p><p>Three walks along the quays, with the best places to watch the boats come in.</p></li>
+      <li><p><a href="/map">The harbour map and its landmarks</a></p><p>Where the lighthouse, the fish market and the old customs house stand today.</p></li></ul>
+      </article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+    expect(md).toContain('[the tide tables](https://news.example.com/tides)');
+    expect(md).toContain("- [A visitor's guide to the harbour walks](https://news.example.com/guide)\n\n  Three walks");
+    expect(md).not.toContain('FERRY SERVICE');
+    expect(md).not.toContain('Fishing fleet');
+  });
+
+  it('keeps a table whole, linked first cells included, at the edge of the content', () => {
+    const html = `<body><article><h1>Harbour walks</h1><p>${prose(1)}</p>
+      <table><tr><th>Walk</th><th>Length</th><th>Notes</th></tr>
+      <tr><td><a href="/quay">The quayside walk to the lighthouse</a></td><td>3 km</td><td>Flat and easy, with benches all along the harbour wall.</td></tr>
+      <tr><td><p><a href="/cliff">The cliff path above the old port</a></p></td><td>5 km</td><td>Steep in places, best avoided in wet weather.</td></tr></table>
+      </article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('| [The quayside walk to the lighthouse](https://news.example.com/quay) | 3 km | Flat and easy');
+    expect(md).toContain('| [The cliff path above the old port](https://news.example.com/cliff) | 5 km | Steep in places');
+  });
+
   describe('a series of items (a product grid, a listing)', () => {
     const card = (n: number) =>
       `<li class="product-card"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""><h3>Walnut desk organiser model ${n}</h3></a><span class="price">$${n}9.00</span></li>`;
