@@ -139,6 +139,15 @@ describe('toMarkdown: URLs', () => {
     expect(md('<p><a href="/talk"><img src="/v.jpg" alt="[Video] Talk"> Talk</a></p>')).toBe('[![](https://example.com/v.jpg) Talk](https://example.com/talk)');
   });
 
+  it('says an image\'s alt text once: not again for a copy of the image, nor when a line of the text restates it', () => {
+    const pins = '<p><img src="/a.jpg" alt="Pear jam in jars"></p><p>We made jam.</p><p><img src="/b.jpg" alt="Pear jam in jars"></p>';
+    expect(md(pins)).toBe('![Pear jam in jars](https://example.com/a.jpg)\n\nWe made jam.\n\n![](https://example.com/b.jpg)');
+    const tile = '<div><img src="/s.jpg" alt="Trail Runner 2 shoe - blue"><p><a href="/s">Trail Runner 2 trail shoe</a></p></div>';
+    expect(md(tile)).toBe('![](https://example.com/s.jpg)\n\n[Trail Runner 2 trail shoe](https://example.com/s)');
+    const photo = '<p><img src="/h.jpg" alt="Fishing boats moored at dawn"></p><p>The harbour reopened on Monday.</p>';
+    expect(md(photo)).toBe('![Fishing boats moored at dawn](https://example.com/h.jpg)\n\nThe harbour reopened on Monday.');
+  });
+
   it('writes a line break in a link\'s text as a space, keeping the link on one line', () => {
     expect(md('<p><a href="/apply">Apply now<br>Start your application.</a></p>')).toBe(
       '[Apply now Start your application.](https://example.com/apply)',

@@ -53,16 +53,44 @@ const MAX_ALT_CHECKS = 200;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
- * An image's alt text that repeats words the page shows anyway (its caption, the title of the
- * item it illustrates) is dropped: it would only say the same thing twice.
+ * An image's alt text that says again what the page says anyway is dropped: an alt repeated from
+ * an earlier image (a gallery's or a pin button's copies), one the text shows as a phrase (its
+ * caption, the title of the item it illustrates), or one most of whose words stand in a single
+ * line of the text (the title it restates with a word changed, a product's name and colour).
  */
 function dropRepeatedAlt(md: string): string {
   const shown = md.replace(/!\[(?:\\.|[^\]\\])*\]\([^)]*\)/g, ' ').toLowerCase();
+  let lines: string[] | undefined;
+  const said = new Set<string>();
   let checks = 0;
   return md.replace(IMAGE, (m, alt: string) => {
     if (++checks > MAX_ALT_CHECKS) return m;
-    return showsPhrase(shown, alt.toLowerCase()) ? '![](' : m;
+    const a = alt.toLowerCase();
+    if (said.has(a)) return '![](';
+    said.add(a);
+    if (showsPhrase(shown, a)) return '![](';
+    return restatesLine((lines ??= shown.split('\n')), a) ? '![](' : m;
   });
+}
+
+const WORDS = /[^\p{L}\p{N}]+/u;
+/** An alt restates a line when at least this share of its words (and two) stand in that line. */
+const RESTATED_SHARE = 0.75;
+
+function restatesLine(lines: readonly string[], alt: string): boolean {
+  const words = alt.split(WORDS).filter((w) => w.length > 0);
+  if (words.length < 2) return false;
+  // Lines without the alt's longest word cannot hold three quarters of it often enough to matter.
+  let longest = words[0]!;
+  for (const w of words) if (w.length > longest.length) longest = w;
+  for (const line of lines) {
+    if (!line.includes(longest)) continue;
+    const have = new Set(line.split(WORDS));
+    let n = 0;
+    for (const w of words) if (have.has(w)) n++;
+    if (n >= RESTATED_SHARE * words.length) return true;
+  }
+  return false;
 }
 
 /** Whether `phrase` occurs in `text` as whole words. */
