@@ -104,17 +104,17 @@ describe('toMarkdown: code blocks', () => {
 
 describe('toMarkdown: URLs', () => {
   it('makes links and images absolute against the page URL', () => {
-    expect(md('<p><a href="../guide/intro.html">Intro</a> <img src="img/logo.png" alt="Logo"></p>')).toBe(
-      '[Intro](https://example.com/guide/intro.html) ![Logo](https://example.com/docs/img/logo.png)',
+    expect(md('<p><a href="../guide/intro.html">Intro</a> <img src="img/logo.png" alt="Site map"></p>')).toBe(
+      '[Intro](https://example.com/guide/intro.html) ![Site map](https://example.com/docs/img/logo.png)',
     );
   });
 
   it('resolves against <base href> when the document has one', () => {
     const html =
       '<html><head><base href="https://cdn.example.org/assets/"></head><body><p>' +
-      '<a href="guide/intro.html">Intro</a> <img src="img/logo.png" alt="Logo"> <a href="/root">Root</a></p></body></html>';
+      '<a href="guide/intro.html">Intro</a> <img src="img/logo.png" alt="Site map"> <a href="/root">Root</a></p></body></html>';
     expect(md(html)).toBe(
-      '[Intro](https://cdn.example.org/assets/guide/intro.html) ![Logo](https://cdn.example.org/assets/img/logo.png) [Root](https://cdn.example.org/root)',
+      '[Intro](https://cdn.example.org/assets/guide/intro.html) ![Site map](https://cdn.example.org/assets/img/logo.png) [Root](https://cdn.example.org/root)',
     );
   });
 
@@ -139,11 +139,13 @@ describe('toMarkdown: URLs', () => {
     expect(md('<p><a href="/talk"><img src="/v.jpg" alt="[Video] Talk"> Talk</a></p>')).toBe('[![](https://example.com/v.jpg) Talk](https://example.com/talk)');
   });
 
-  it('says an image\'s alt text once: not again for a copy of the image, nor when a line of the text restates it', () => {
+  it('says an image\'s alt text once, and only when it says something: not for a copy of the image, a line of the text it restates, a file name or a logo', () => {
     const pins = '<p><img src="/a.jpg" alt="Pear jam in jars"></p><p>We made jam.</p><p><img src="/b.jpg" alt="Pear jam in jars"></p>';
     expect(md(pins)).toBe('![Pear jam in jars](https://example.com/a.jpg)\n\nWe made jam.\n\n![](https://example.com/b.jpg)');
     const tile = '<div><img src="/s.jpg" alt="Trail Runner 2 shoe - blue"><p><a href="/s">Trail Runner 2 trail shoe</a></p></div>';
     expect(md(tile)).toBe('![](https://example.com/s.jpg)\n\n[Trail Runner 2 trail shoe](https://example.com/s)');
+    const unsaid = '<p><img src="/1.jpg" alt="IMG_20240611_093012.jpg"> <img src="/2.png" alt="Harbour Authority logo"> <img src="/3.png" alt="9f3a1c22-07b4-4d2e"></p>';
+    expect(md(unsaid)).toBe('![](https://example.com/1.jpg) ![](https://example.com/2.png) ![](https://example.com/3.png)');
     const photo = '<p><img src="/h.jpg" alt="Fishing boats moored at dawn"></p><p>The harbour reopened on Monday.</p>';
     expect(md(photo)).toBe('![Fishing boats moored at dawn](https://example.com/h.jpg)\n\nThe harbour reopened on Monday.');
   });

@@ -53,7 +53,8 @@ const MAX_ALT_CHECKS = 200;
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
- * An image's alt text that says again what the page says anyway is dropped: an alt repeated from
+ * An image's alt text that says nothing (see saysNothing) or says again what the page says anyway
+ * is dropped: an alt repeated from
  * an earlier image (a gallery's or a pin button's copies), one the text shows as a phrase (its
  * caption, the title of the item it illustrates), or one most of whose words stand in a single
  * line of the text (the title it restates with a word changed, a product's name and colour).
@@ -66,7 +67,7 @@ function dropRepeatedAlt(md: string): string {
   return md.replace(IMAGE, (m, alt: string) => {
     if (++checks > MAX_ALT_CHECKS) return m;
     const a = alt.toLowerCase();
-    if (said.has(a)) return '![](';
+    if (saysNothing(a) || said.has(a)) return '![](';
     said.add(a);
     if (showsPhrase(shown, a)) return '![](';
     return restatesLine((lines ??= shown.split('\n')), a) ? '![](' : m;
@@ -74,6 +75,19 @@ function dropRepeatedAlt(md: string): string {
 }
 
 const WORDS = /[^\p{L}\p{N}]+/u;
+const FILE_NAME = /\.(?:jpe?g|png|gif|webp|svg|avif|bmp|tiff?|heic)\b|^https?:\/\/|^(?:screenshot|screen shot|img|dsc|image|photo|pxl)[\s_-]*\d/;
+const PICTURE_KIND = /\b(?:logo|logos|icon|icons|avatar|avatars|placeholder|thumbnail|headshot|banner|spacer|badge)\b/;
+
+/**
+ * Alt text (lower-cased) that names a file (a camera's or a screenshot's file name, a hash, a
+ * URL) or the kind of picture rather than what it shows (a logo, an icon, an avatar) tells a
+ * reader nothing the page does not.
+ */
+function saysNothing(alt: string): boolean {
+  if (FILE_NAME.test(alt) || PICTURE_KIND.test(alt)) return true;
+  const words = alt.split(/[\s_-]+/).filter((w) => w.length > 0);
+  return words.length > 0 && words.every((w) => w.length >= 4 && /\d/.test(w));
+}
 /** An alt restates a line when at least this share of its words (and two) stand in that line. */
 const RESTATED_SHARE = 0.75;
 
