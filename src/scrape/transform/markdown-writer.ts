@@ -139,6 +139,8 @@ const SPACE_RUN = /[ \t\n\r\f]+/g;
 const NBSP = /\u00a0/g;
 // Alt text holds escaped brackets (`\[`, `\]`) but no bare closing one.
 const ALT = /^!\[(?:\\.|[^\]\\])*\]/;
+/** A link to a picture file (a larger copy of the picture it wraps), by its path's extension. */
+const IMAGE_FILE = /\.(?:jpe?g|png|gif|webp|avif|svg)(?:[?#].*)?$/i;
 /** Whitespace a browser would not render as it is: anything but a single space. */
 const INNER_SPACE = /[\t\n\r\f]| [ \t\n\r\f]/;
 
@@ -377,15 +379,18 @@ export class MarkdownWriter {
       case IMAGE:
         if (info?.url !== undefined) {
           this.flush();
-          const alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(BRACKETS, '\\$&');
+          let alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(BRACKETS, '\\$&');
           if (alt !== '') {
-            // A linked image's alt text is dropped if the link names its target in words too.
             for (let i = this.inlines.length - 1; i >= 0; i--) {
               const f = this.inlines[i]!;
-              if (f.kind === LINK) {
-                (f.images ??= []).push(this.out.length);
-                break;
-              }
+              if (f.kind !== LINK) continue;
+              // A picture that links to another page (a teaser's photo, a card's image, a partner's
+              // badge) shows that page, not this one: its alt text is not this page's text. One
+              // that links to a larger copy of itself is this page's picture, and keeps its alt,
+              // unless the link names its target in words too.
+              if (!IMAGE_FILE.test(f.url)) alt = '';
+              else (f.images ??= []).push(this.out.length);
+              break;
             }
           }
           this.out.push(`![${alt}](${destination(info.url)})`);

@@ -135,6 +135,13 @@ describe('toMarkdown: URLs', () => {
     expect(md('<p><img src="/v.jpg" alt="[Video] Talk"></p>')).toBe('![\\[Video\\] Talk](https://example.com/v.jpg)');
   });
 
+  it('drops the alt text of a picture that links to another page, but not of one that links to a larger copy of itself', () => {
+    expect(md('<p><a href="/story/42"><img src="/t.jpg" alt="Crowds on the pier at sunset"></a></p>')).toBe('[![](https://example.com/t.jpg)](https://example.com/story/42)');
+    expect(md('<p><a href="/full/pier.jpg"><img src="/small/pier.jpg" alt="Crowds on the pier at sunset"></a></p>')).toBe(
+      '[![Crowds on the pier at sunset](https://example.com/small/pier.jpg)](https://example.com/full/pier.jpg)',
+    );
+  });
+
   it('drops a linked image\'s alt text with escaped brackets when the link names its target in words', () => {
     expect(md('<p><a href="/talk"><img src="/v.jpg" alt="[Video] Talk"> Talk</a></p>')).toBe('[![](https://example.com/v.jpg) Talk](https://example.com/talk)');
   });
