@@ -192,6 +192,8 @@ class Frame {
   linkOuterAtOpen = 0;
   /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
   rail = false;
+  /** A link hidden from screen readers (see open). */
+  hiddenLink = false;
   /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
   caption = false;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
@@ -230,6 +232,7 @@ class Frame {
     this.link = false;
     this.anchor = false;
     this.rail = false;
+    this.hiddenLink = false;
     this.caption = false;
     this.node = -1;
     return this;
@@ -280,6 +283,8 @@ export class ContentFilter {
   private droppingNoscript = false;
   /** Open `<a>` elements, kept or dropped as boilerplate. */
   private anchors = 0;
+  /** Open links hidden from screen readers and kept (see open). */
+  private hiddenLinks = 0;
   /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
   private keptProse = 0;
   /** Text-entry fields seen (see FORM_MIN_FIELDS). */
@@ -370,7 +375,15 @@ export class ContentFilter {
       return;
     }
     if (this.onlyMain && this.includeDepth !== depth) {
-      const why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0);
+      let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0);
+      // A link hidden from screen readers is still on screen: a card's teaser that repeats what
+      // its title link says to them. Its text is the card's; its picture is the card's other
+      // picture, and its alt text a caption nobody sees.
+      if (why === 'aria-hidden' && name === 'a') {
+        why = undefined;
+        frame.hiddenLink = true;
+        this.hiddenLinks++;
+      } else if (why === undefined && name === 'img' && this.hiddenLinks > 0) why = 'aria-hidden';
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;
@@ -628,6 +641,7 @@ export class ContentFilter {
     }
     if (depth === this.hardDrop) this.hardDrop = -1;
     if (frame.anchor) this.anchors--;
+    if (frame.hiddenLink) this.hiddenLinks--;
     if (depth === this.softDrop) {
       this.softDrop = -1;
       if (this.softDropStart >= 0 && this.droppedProse > this.maxDroppedProse) {

@@ -838,6 +838,20 @@ describe('content scoring', () => {
       for (const gone of ['Chairs', 'Shelves', 'Rugs']) expect(md).not.toContain(gone);
     });
 
+    it('keeps the teaser a card puts in a link hidden from screen readers, but not that link\'s picture caption', () => {
+      const teaser = (n: number) => `Walnut organisers keep pens, cables and notes in reach, story number ${n} explains.`;
+      const river = (n: number) =>
+        `<article class="river"><a href="/s/${n}" aria-hidden="true" tabindex="-1"><img src="/i/${n}.jpg" alt="A walnut tray on a desk, photo ${n}"></a>
+        <h2><a href="/s/${n}">Desk organisers, part ${n}</a></h2><p class="desc"><a href="/s/${n}" aria-hidden="true" tabindex="-1">${teaser(n)}</a></p></article>`;
+      const html = `<body>${menu}<main><h1>Organisers</h1><section class="river-list">${[1, 2, 3, 4, 5].map(river).join('')}</section></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Desk organisers, part 5');
+      expect(md).toContain(teaser(1));
+      expect(md).toContain(teaser(5));
+      expect(md).not.toContain('A walnut tray on a desk');
+      expect(md).not.toContain('Chairs');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
