@@ -884,6 +884,9 @@ export class ContentFilter {
     for (let c = node.last; c >= 0; c = nodes[c]!.prev) {
       const k = nodes[c]!;
       if (k.shape !== bestShape) continue;
+      // An item's picture outside its links is what the item's title link names: its alt text
+      // repeats the title or describes a photo (as a picture link's alt text is, see MarkdownWriter).
+      if (k.allLinks > 0) this.md?.blankLooseAlts(k.startChunk, k.endChunk);
       for (let i = c; i < nodes.length && nodes[i]!.startChunk < k.endChunk; i++) {
         const d = nodes[i]!;
         if (!d.doomed) continue;

@@ -852,6 +852,20 @@ describe('content scoring', () => {
       expect(md).not.toContain('Chairs');
     });
 
+    it('drops the alt text of an item\'s picture outside its links when the item has a title link', () => {
+      const poster = (n: number) =>
+        `<li class="film"><div class="poster"><img src="/i/${n}.jpg" alt="Two actors on a beach in film number ${n}"></div>
+        <h3><a href="/f/${n}">Walnut Summer part ${n}</a></h3><span>2026</span></li>`;
+      const html = `<body>${menu}<main><h1>Coming soon</h1><ul class="films">${[1, 2, 3, 4, 5].map(poster).join('')}</ul>
+        <figure><img src="/i/still.jpg" alt="A still from the festival's opening night"></figure></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut Summer part 5');
+      expect(md).toContain('![](https://news.example.com/i/1.jpg)');
+      expect(md).not.toContain('Two actors on a beach');
+      // A picture that is not one of a series' items keeps its alt text.
+      expect(md).toContain('opening night');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;

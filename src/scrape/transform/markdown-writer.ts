@@ -194,6 +194,9 @@ export class MarkdownWriter {
    */
   private readonly pairs: number[] = [];
 
+  /** Chunk indices of images with alt text outside links, in order (see blankLooseAlts). */
+  private readonly loose: number[] = [];
+
   constructor(private readonly out: string[]) {}
 
   /** Records the state into `m` (frames reuse their record, so marking allocates nothing). */
@@ -227,6 +230,7 @@ export class MarkdownWriter {
     }
     this.heading = m.heading;
     while (this.pairs.length > 0 && this.pairs[this.pairs.length - 1]! >= this.out.length) this.pairs.length -= 2;
+    while (this.loose.length > 0 && this.loose[this.loose.length - 1]! >= this.out.length) this.loose.length--;
   }
 
   /**
@@ -381,9 +385,11 @@ export class MarkdownWriter {
           this.flush();
           let alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(BRACKETS, '\\$&');
           if (alt !== '') {
+            let linked = false;
             for (let i = this.inlines.length - 1; i >= 0; i--) {
               const f = this.inlines[i]!;
               if (f.kind !== LINK) continue;
+              linked = true;
               // A picture that links to another page (a teaser's photo, a card's image, a partner's
               // badge) shows that page, not this one: its alt text is not this page's text. One
               // that links to a larger copy of itself is this page's picture, and keeps its alt,
@@ -392,6 +398,7 @@ export class MarkdownWriter {
               else (f.images ??= []).push(this.out.length);
               break;
             }
+            if (!linked) this.loose.push(this.out.length);
           }
           this.out.push(`![${alt}](${destination(info.url)})`);
           this.lineStart = false;
@@ -622,6 +629,25 @@ export class MarkdownWriter {
       this.flushed = this.inlines.length;
       this.pairs.push(f.at, this.out.length);
       this.out.push(this.closer(f));
+    }
+  }
+
+  /**
+   * Blanks the alt text of the images outside links written in chunks [start, end): a card's
+   * picture, when the card's title link names what it shows (see clean-html's repeatedItems).
+   */
+  blankLooseAlts(start: number, end: number): void {
+    const loose = this.loose;
+    let lo = 0;
+    let hi = loose.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (loose[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < loose.length && loose[k]! < end; k++) {
+      const c = this.out[loose[k]!];
+      if (c !== undefined && c.startsWith('![')) this.out[loose[k]!] = c.replace(ALT, '![]');
     }
   }
 
