@@ -79,6 +79,8 @@ const LINK_BLOCK_MIN_PROSE = 200;
 /** A paragraph at least this long with at least this share of link text is a teaser (see pruneTeaserParagraph). */
 const TEASER_MIN_TEXT = 30;
 const TEASER_LINK_SHARE = 0.8;
+/** ... and this much text outside links before it in its parent (it stands between paragraphs). */
+const TEASER_CONTEXT = 100;
 /** Text runs at least this long, with sentence punctuation and outside links, count as prose. */
 const PROSE_CHUNK = 25;
 /**
@@ -782,14 +784,18 @@ export class ContentFilter {
   /**
    * A paragraph of the text flow that is (nearly) all link text is a teaser for another page
    * between the paragraphs ("READ MORE: ...", a related story's headline, a row of such links),
-   * not the text. In a list item or a cell it may be an item's title, which the scoring weighs.
+   * not the text. In a list item, a cell or a card (no prose before it in its parent) it may be
+   * an item's title or teaser, which the scoring weighs.
    */
   private pruneTeaserParagraph(frame: Frame): void {
     const text = this.keptText - frame.startText;
     if (text < TEASER_MIN_TEXT) return;
     // The paragraph has left the stack: its parent is on top.
-    const parent = this.stack[this.stack.length - 1]?.name;
-    if (parent === 'li' || parent === 'td' || parent === 'th' || parent === 'dd') return;
+    let parent: Frame | undefined;
+    for (let i = this.stack.length - 1; i >= 0 && parent === undefined; i--) if (this.stack[i]!.emitted) parent = this.stack[i];
+    if (parent === undefined || parent.name === 'li' || parent.name === 'td' || parent.name === 'th' || parent.name === 'dd') return;
+    // Between paragraphs: the text before it in its parent is prose, not a card's linked title.
+    if (frame.startText - parent.startText - (frame.startLink - parent.startLink) < TEASER_CONTEXT) return;
     if ((this.linkText - frame.startLink) / text >= TEASER_LINK_SHARE) this.truncateTo(frame);
   }
 
