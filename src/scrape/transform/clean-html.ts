@@ -483,6 +483,7 @@ export class ContentFilter {
           itemLinks: 0,
           doomed: false,
           linky: false,
+          claimed: false,
           nested: false,
         });
         if (parent !== undefined) parent.last = frame.node;
@@ -898,6 +899,7 @@ export class ContentFilter {
         if (!d.doomed) continue;
         d.doomed = false;
         d.linky = true;
+        d.claimed = true;
         this.doomedText -= d.text;
         this.doomedLink -= d.links;
       }

@@ -51,6 +51,8 @@ export interface BlockNode {
   linky: boolean;
   /** Some block inside it holds a series of items. */
   nested: boolean;
+  /** A card one of a series' items holds (see clean-html's repeatedItems): linky, and kept with its series (see pick). */
+  claimed: boolean;
 }
 
 export interface Selection {
@@ -274,12 +276,19 @@ function pick(
   bodiless = false,
 ): Selection | undefined {
   const count = to - from;
-  // Blocks that stand for pruned ones, with everything inside them, count for nothing.
+  // Blocks that stand for pruned ones, with everything inside them, count for nothing (1). An
+  // item's card (its linked title under a heading or over a picture) counts for nothing either
+  // where the series does not vote as items (a blog index whose excerpts are its prose), but it
+  // stays wherever its series is kept (2): the excerpts without their titles are no listing. A
+  // claimed list of bare links (an item's action bar) goes. (0: counted and kept.)
   const gone = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const n = nodes[from + i]!;
     const p = n.parent - from;
-    if (n.doomed || (n.linky && !useItems) || (p >= 0 && gone[p] === 1)) gone[i] = 1;
+    const pg = p >= 0 ? gone[p]! : 0;
+    if (n.doomed || pg === 1) gone[i] = 1;
+    else if (n.linky && !useItems) gone[i] = n.claimed && n.rich > 0 ? 2 : 1;
+    else if (pg === 2) gone[i] = 2;
   }
   const sum = new Float64Array(count);
   const text = new Float64Array(count);
@@ -288,8 +297,8 @@ function pick(
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     // An unclaimed card counts for nothing: it stands for a block that was pruned.
-    const s = gone[i] === 1 ? 0 : sum[i]! + vote(n, useHints, useItems);
-    const t = gone[i] === 1 ? 0 : text[i]! + n.plain + n.link + n.card;
+    const s = gone[i] !== 0 ? 0 : sum[i]! + vote(n, useHints, useItems);
+    const t = gone[i] !== 0 ? 0 : text[i]! + n.plain + n.link + n.card;
     const z = size[i]! + 1;
     sum[i] = s;
     text[i] = t;
@@ -338,7 +347,7 @@ function pick(
     const prose = new Float64Array(count);
     const linked = new Float64Array(count);
     for (let i = count - 1; i >= 0; i--) {
-      if (gone[i] === 1) continue;
+      if (gone[i] !== 0) continue;
       const n = nodes[from + i]!;
       if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose[i] = prose[i]! + n.plain;
       linked[i] = linked[i]! + n.link + n.card;
@@ -359,7 +368,7 @@ function pick(
       for (const step of [-1, 1]) {
         for (let k = at + step; k >= 0 && k < kids.length; k += step) {
           const i = kids[k]!;
-          if (gone[i] === 1 || text[i] === 0) continue;
+          if (gone[i] !== 0 || text[i] === 0) continue;
           if (!part(i)) break;
           roots.push(i);
         }

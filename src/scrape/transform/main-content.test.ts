@@ -866,6 +866,19 @@ describe('content scoring', () => {
       expect(md).toContain('opening night');
     });
 
+    it('keeps each item\'s linked title in a blog index whose excerpts are its prose', () => {
+      const post = (n: number) =>
+        `<div class="post"><div class="thumb"><a href="/p/${n}"><img src="/i/${n}.jpg" alt=""></a></div>
+        <div class="title"><h4><a href="/p/${n}">Walnut desk organisers, part ${n}</a></h4></div>
+        <p class="excerpt">${prose(n)} ${prose(n + 1)}</p></div>`;
+      const html = `<body>${menu}<main><h1>Journal</h1><div class="posts">${[1, 2, 3, 4, 5].map(post).join('')}</div></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organisers, part 1');
+      expect(md).toContain('Walnut desk organisers, part 5');
+      expect(md).toContain(prose(5));
+      expect(md).not.toContain('Chairs');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
