@@ -131,6 +131,12 @@ const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'small', '
 /** Inline code: its highlighted tokens sit side by side exactly as the code has them. */
 const CODE_INLINE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
 const LETTER = /\p{L}/u;
+/**
+ * A link's whole text that only invites a click (see isCallToAction), and the longest such text.
+ * Generic phrases only: what a link says about its own target ("Pricing", "Contact us") stays.
+ */
+const CTA_MAX = 40;
+const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more)\s*(?:[.…›»→>]+)?\s*$/i;
 
 /** A letter, of any script; ASCII without the regular expression, which runs on every text. */
 function isLetter(c: number): boolean {
@@ -285,6 +291,8 @@ export class ContentFilter {
   private droppingNoscript = false;
   /** Open `<a>` elements, kept or dropped as boilerplate. */
   private anchors = 0;
+  /** The text of the outermost open link, up to CTA_MAX and a chunk. */
+  private linkWords = '';
   /** Open links hidden from screen readers and kept (see open). */
   private hiddenLinks = 0;
   /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
@@ -448,6 +456,7 @@ export class ContentFilter {
     frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
     if (name === 'a' && attrs.get('href') !== undefined) {
       frame.link = true;
+      if (this.inLink === 0) this.linkWords = '';
       this.inLink++;
       frame.linkNodeStart = this.nodes.length;
       frame.linkOuterNode = this.blockTop;
@@ -502,7 +511,7 @@ export class ContentFilter {
     }
     if (this.md !== undefined) {
       // Blocks and labels may be cut back to (see truncateTo).
-      if (frame.node >= 0 || name === 'label') this.md.mark(frame.md);
+      if (frame.node >= 0 || name === 'label' || frame.link) this.md.mark(frame.md);
       this.md.open(name, this.mdInfo(name, attrs, frame));
     } else this.out.push(this.fullOpenTag(name, attrs, frame));
   }
@@ -557,7 +566,10 @@ export class ContentFilter {
       this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
     }
     this.keptText += n;
-    if (this.inLink > 0) this.linkText += n;
+    if (this.inLink > 0) {
+      this.linkText += n;
+      if (this.linkWords.length <= CTA_MAX) this.linkWords += data;
+    }
     if (this.blockTop >= 0) {
       const node = this.nodes[this.blockTop]!;
       if (this.inLink > 0) node.link += n;
@@ -610,6 +622,7 @@ export class ContentFilter {
       if (
         (name === 'form' && this.isEntryForm(frame)) ||
         (name === 'label' && this.isControlLabel(frame)) ||
+        (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame))
       ) {
         this.truncateTo(frame);
@@ -729,6 +742,19 @@ export class ContentFilter {
    */
   private isControlLabel(frame: Frame): boolean {
     return this.keptText - frame.startText < LABEL_MAX_TEXT;
+  }
+
+  /**
+   * A link that only invites a click ("Read more", "Shop now", "View all") and opens its block:
+   * a card's or a section's button, not words of the text (a "more" inside a sentence stays).
+   */
+  private isCallToAction(frame: Frame): boolean {
+    if (this.linkWords.length > CTA_MAX || !CTA.test(this.linkWords)) return false;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (f.node >= 0) return f.startText === frame.startText;
+    }
+    return false;
   }
 
   /**

@@ -879,6 +879,19 @@ describe('content scoring', () => {
       expect(md).not.toContain('Chairs');
     });
 
+    it('drops a link that only invites a click when it opens its block, but keeps such words inside a sentence', () => {
+      const post = (n: number) =>
+        `<div class="post"><h3><a href="/p/${n}">Walnut desk organisers, part ${n}</a></h3><p>${prose(n)}</p>
+        <p class="more"><a href="/p/${n}">Read more »</a></p></div>`;
+      const html = `<body>${menu}<main><h1>Journal</h1><div class="posts">${[1, 2, 3, 4].map(post).join('')}</div>
+        <p>${prose(9)} There is <a href="/more">more</a> in the archive, and you can <a href="/learn">learn more</a> there.</p></main></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organisers, part 4');
+      expect(md).not.toContain('Read more');
+      expect(md).toContain('There is [more](');
+      expect(md).toContain('can [learn more](');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
