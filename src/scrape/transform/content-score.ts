@@ -155,6 +155,13 @@ const SIBLING_LEVELS = 3;
 /** ... the prose a sibling must hold in paragraphs, and the most link text it may have, as a share of its text. */
 const SIBLING_PROSE = 200;
 const SIBLING_LINK_SHARE = 0.05;
+/**
+ * A content subtree this much of whose text is one series keeps the page's introduction before
+ * it (see introduction): at most this much text, and at most this share of it linked.
+ */
+const INTRO_SERIES_SHARE = 0.5;
+const INTRO_MAX_TEXT = 2000;
+const INTRO_LINK_SHARE = 0.3;
 
 /**
  * Whether a block outside `nodes[from..to)` (a <main>'s nodes) holds more prose in paragraphs of
@@ -378,12 +385,46 @@ function pick(
     }
     roots.sort((x, y) => x - y);
   }
+  // A series chosen as the content leaves the page's title and introduction out when they sit
+  // in a block of their own before it (an archive's description, a category's blurb): that
+  // block is kept too.
+  let series = 0;
+  for (let i = best; i < best + size[best]!; i++) if (gone[i] === 0 && nodes[from + i]!.items > series) series = nodes[from + i]!.items;
+  if (series >= INTRO_SERIES_SHARE * text[best]!) {
+    const r = introduction(nodes, from, best, size, text, gone);
+    if (r >= 0 && !roots.includes(r)) {
+      roots.push(r);
+      roots.sort((x, y) => x - y);
+    }
+  }
   let out: Selection | undefined;
   for (const r of roots) {
     const s = keep(nodes, from, r, size, sum, text, gone, useHints);
     out = out === undefined ? s : union(out, s);
   }
   return out;
+}
+
+/**
+ * The block that holds the page's first h1 (before the content subtree at `best`, outside it)
+ * when it is an introduction: short, with a paragraph of prose, few links, and not around the
+ * content itself. -1 when there is none.
+ */
+function introduction(nodes: readonly BlockNode[], from: number, best: number, size: Int32Array, text: Float64Array, gone: Uint8Array): number {
+  let h1 = -1;
+  for (let i = 0; i < best && h1 < 0; i++) if (nodes[from + i]!.name === 'h1' && gone[i] === 0) h1 = i;
+  if (h1 < 0) return -1;
+  const p = nodes[from + h1]!.parent - from;
+  if (p < 0 || best < p + size[p]! || text[p]! > INTRO_MAX_TEXT) return -1;
+  let prose = 0;
+  let links = 0;
+  for (let i = p; i < p + size[p]!; i++) {
+    if (gone[i] !== 0) continue;
+    const n = nodes[from + i]!;
+    if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose += n.plain;
+    links += n.link;
+  }
+  return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * text[p]! ? p : -1;
 }
 
 const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);

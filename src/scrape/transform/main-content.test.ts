@@ -892,6 +892,18 @@ describe('content scoring', () => {
       expect(md).toContain('can [learn more](');
     });
 
+    it('keeps the page\'s title and introduction from a block of their own before the series', () => {
+      const intro = 'Tidy desks, calmer days: our organisers keep pens, cables and notes in reach, and they are made to last.';
+      const links = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<a href="/t/${n}">Popular tag number ${n}</a>`).join(' ');
+      const html = `<body>${menu}<div class="archive-head"><h1>Desk organisers</h1><p>${intro}</p></div>
+        <div class="layout"><div class="results"><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map(card).join('')}</ul></div>
+        <div class="tags">${links} <span>Browse more of our shop by tag, colour, material, size and price range to find the organiser you need.</span></div></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 12');
+      expect(md).toContain(intro);
+      expect(md).not.toContain('Popular tag');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
