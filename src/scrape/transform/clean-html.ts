@@ -26,7 +26,7 @@ import {
   isNearlyEmpty,
   landmarkKind,
 } from './main-content.js';
-import { type BlockNode, blockHint, bodyOutside, selectContent, withoutPruned } from './content-score.js';
+import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter, withoutRepeatedLines } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
@@ -700,6 +700,17 @@ export class ContentFilter {
         keptText = picked.text;
         h1s = picked.h1s;
         rootName = picked.root;
+        // A series narrowed to its <main> leaves the page's title and introduction before it out.
+        if (chosen !== undefined && picked.series === true && h1s === 0 && ranges.length > 0) {
+          const intro = introBefore(this.nodes, from);
+          if (intro >= 0) {
+            const box = this.nodes[intro]!;
+            ranges = [[box.startChunk, box.endChunk], ...ranges];
+            keptText += box.text;
+            h1s += box.endH1 - box.startH1;
+            rootName = 'div';
+          }
+        }
       } else {
         const cut = withoutPruned(this.nodes, from, to, start, end);
         if (cut !== undefined) {

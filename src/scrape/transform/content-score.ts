@@ -63,6 +63,8 @@ export interface Selection {
   h1s: number;
   /** Tag name of the chosen subtree's root. */
   root: string;
+  /** The chosen subtree is mostly one series of items (see introduction). */
+  series?: boolean;
 }
 
 /**
@@ -263,13 +265,14 @@ function union(a: Selection, b: Selection): Selection {
     if (last !== undefined && r[0] <= last[1]) last[1] = Math.max(last[1], r[1]);
     else ranges.push([r[0], r[1]]);
   }
+  const series = a.series === true || b.series === true;
   const disjoint = a.ranges[a.ranges.length - 1]![1] <= b.ranges[0]![0] || b.ranges[b.ranges.length - 1]![1] <= a.ranges[0]![0];
   if (!disjoint) {
     // One holds the other (a page's wrapper, say): the outer one's counts stand.
     const outer = a.text >= b.text ? a : b;
-    return { ranges, text: outer.text, h1s: outer.h1s, root: outer.root };
+    return { ranges, text: outer.text, h1s: outer.h1s, root: outer.root, series };
   }
-  return { ranges, text: a.text + b.text, h1s: a.h1s + b.h1s, root: 'div' };
+  return { ranges, text: a.text + b.text, h1s: a.h1s + b.h1s, root: 'div', series };
 }
 
 /** The content subtree, with the page's prose weighed as `selectContent` decided (hints, items). */
@@ -390,7 +393,8 @@ function pick(
   // block is kept too.
   let series = 0;
   for (let i = best; i < best + size[best]!; i++) if (gone[i] === 0 && nodes[from + i]!.items > series) series = nodes[from + i]!.items;
-  if (series >= INTRO_SERIES_SHARE * text[best]!) {
+  const isSeries = series >= INTRO_SERIES_SHARE * text[best]!;
+  if (isSeries) {
     const r = introduction(nodes, from, best, size, text, gone);
     if (r >= 0 && !roots.includes(r)) {
       roots.push(r);
@@ -402,6 +406,7 @@ function pick(
     const s = keep(nodes, from, r, size, sum, text, gone, useHints);
     out = out === undefined ? s : union(out, s);
   }
+  if (out !== undefined && isSeries) out.series = true;
   return out;
 }
 
@@ -425,6 +430,31 @@ function introduction(nodes: readonly BlockNode[], from: number, best: number, s
     links += n.link;
   }
   return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * text[p]! ? p : -1;
+}
+
+/**
+ * The same introduction before a landmark the content was narrowed to (`from`: the landmark's
+ * first node): the block that holds the page's first h1, when it ends before the landmark and
+ * is an introduction (see introduction). Its node index, or -1.
+ */
+export function introBefore(nodes: readonly BlockNode[], from: number): number {
+  if (from <= 0 || from >= nodes.length) return -1;
+  let h1 = -1;
+  for (let i = 0; i < from && h1 < 0; i++) if (nodes[i]!.name === 'h1' && !nodes[i]!.doomed && !nodes[i]!.linky) h1 = i;
+  if (h1 < 0) return -1;
+  const p = nodes[h1]!.parent;
+  if (p < 0) return -1;
+  const box = nodes[p]!;
+  if (box.endChunk > nodes[from]!.startChunk || box.doomed || box.linky || box.text > INTRO_MAX_TEXT) return -1;
+  let prose = 0;
+  let links = 0;
+  for (let i = p; i < nodes.length && nodes[i]!.startChunk < box.endChunk; i++) {
+    const n = nodes[i]!;
+    if (n.doomed || n.linky) return -1;
+    if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose += n.plain;
+    links += n.link;
+  }
+  return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * box.text ? p : -1;
 }
 
 const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);

@@ -904,6 +904,18 @@ describe('content scoring', () => {
       expect(md).not.toContain('Popular tag');
     });
 
+    it('keeps the title and introduction before the <main> that holds only the series', () => {
+      const intro = 'Quick and tidy: organisers for every desk, from pen trays to cable boxes, all made to last for years.';
+      const html = `<body>${menu}<div class="archive-description"><h1>Desk organisers</h1><p>${intro}</p></div>
+        <main><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></main>
+        <div class="sidebar-widget"><p>${prose(1)}</p></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 8');
+      expect(md).toContain(intro);
+      expect(md.match(/Desk organisers/g)?.length).toBe(1);
+      expect(md).not.toContain('Chairs');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
