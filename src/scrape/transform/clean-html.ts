@@ -510,7 +510,7 @@ export class ContentFilter {
       this.headStartText = this.keptText;
     }
     if (this.md !== undefined) {
-      // Blocks and labels may be cut back to (see truncateTo).
+      // Blocks, labels and links may be cut back to (see truncateTo).
       if (frame.node >= 0 || name === 'label' || frame.link) this.md.mark(frame.md);
       this.md.open(name, this.mdInfo(name, attrs, frame));
     } else this.out.push(this.fullOpenTag(name, attrs, frame));
