@@ -614,7 +614,7 @@ export class ContentFilter {
       if (node.last >= 0) this.repeatedItems(frame.node);
       this.blockTop = node.parent;
     }
-    if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && depth !== this.includeDepth) {
+    if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && this.h1Kept === frame.startH1 && depth !== this.includeDepth) {
       this.truncateTo(frame);
       // A dropped rail <article> is no longer a landmark to narrow the page to.
       frame.candidate = undefined;
@@ -962,12 +962,13 @@ export class ContentFilter {
   }
 
   /**
-   * The heading just closed introduces a teaser rail: the outermost open block that starts with
-   * it (holds no text before it) is the rail, dropped when it closes. Landmarks and the
+   * The heading just closed introduces a teaser rail: the open blocks that start with it (hold no
+   * text before it) are marked, and the outermost that holds no <h1> when it closes is the rail,
+   * dropped. A block that goes on to the page's title is a wrapper the rail merely opens (a
+   * shop's "viewed also" strip above the product in one column), not the rail. Landmarks and the
    * document are never a rail.
    */
   private markRail(): void {
-    let rail: Frame | undefined;
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;
       // An <article> a rail heading opens is a teaser card wrapper (themes reuse the post markup
@@ -975,9 +976,8 @@ export class ContentFilter {
       const railArticle = f.candidate?.kind === 'article';
       if (!f.emitted || f.startText !== this.headStartText || (f.landmark && !railArticle) || i <= this.includeDepth) break;
       if (f.name === 'body' || f.name === 'html') break;
-      if (f.node >= 0) rail = f;
+      if (f.node >= 0) f.rail = true;
     }
-    if (rail !== undefined) rail.rail = true;
   }
 
   private codeClass(name: string, attrs: AttrSource, frame: Frame): string | undefined {

@@ -553,6 +553,17 @@ describe('content scoring', () => {
     expect(isRailHeading('Installation')).toBe(false);
   });
 
+  it('drops only the rail, not the wrapper it opens that goes on to the product and its title', () => {
+    const rail = `<section><h2>People who viewed this item also viewed</h2>${[1, 2, 3]
+      .map((n) => `<div class="card"><h3>Other chain ${n}</h3><p>$${n}9.00</p></div>`)
+      .join('')}</section>`;
+    const html = `<body><main><div class="main-container">${rail}<div class="item"><h1>Drive Chain 520</h1>
+      <p>EUR 163.12</p><p>Condition: not specified</p><p>${prose(1)}</p></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Drive Chain 520', 'EUR 163.12', 'Condition: not specified', prose(1)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Other chain');
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
