@@ -516,7 +516,16 @@ describe('content scoring', () => {
       <div hidden><p>Hidden dialog text, never shown to readers.</p></div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(2));
+
     expect(md).not.toContain('Hidden dialog');
+  });
+
+  it('reads a streamed boundary whose number is in hex, as React writes it', () => {
+    const html = `<body><div id="root"><div><h1>Executive Chair</h1><p>$659.99</p><p>${prose(1)}</p><p>${prose(2)}</p></div>
+      <template id="B:2e"></template></div>
+      <div hidden id="S:2e"><section><h2>Features</h2><p>${prose(3)}</p><p>${prose(4)}</p></section></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Executive Chair', prose(1), prose(3), prose(4)]) expect(md).toContain(kept);
   });
 
   it('keeps a listing whose item titles and teasers are links, and drops the short-link menu', () => {

@@ -178,12 +178,12 @@ export function mayMisfire(reason: string): boolean {
 
 /**
  * React's streaming server rendering sends each suspended part of the page late, as
- * `<div hidden id="S:n">`, and a script moves it into place: that is the page's content, hidden
- * only until scripts run.
+ * `<div hidden id="S:n">` (n in hex: "S:2e"), and a script moves it into place: that is the
+ * page's content, hidden only until scripts run.
  */
 function isStreamedBoundary(attrs: AttrSource): boolean {
   const id = attrs.get('id');
-  return id !== undefined && id.length > 2 && id.charCodeAt(0) === 83 && id.charCodeAt(1) === 58 && /^S:\d+$/.test(id);
+  return id !== undefined && id.length > 2 && id.charCodeAt(0) === 83 && id.charCodeAt(1) === 58 && /^S:[0-9a-f]+$/.test(id);
 }
 
 /**
