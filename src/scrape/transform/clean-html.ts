@@ -342,6 +342,8 @@ export class ContentFilter {
 
   open(name: string, attrs: AttrView, start: number): void {
     if (name === 'style' || name === 'script') this.inStyleOrScript = true;
+    // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
+    if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
     if (this.inlineGap !== 0) this.inlineGap = GAP_INLINE.has(name) ? 2 : 0;
     if (CODE_INLINE.has(name)) this.inCode++;
     const depth = this.stack.length;
@@ -636,7 +638,7 @@ export class ContentFilter {
     }
     if (depth === this.headCapture) {
       this.headCapture = -1;
-      if (isRailHeading(cleanText(this.headBuf))) this.markRail();
+      if (isRailHeadingParts(this.headBuf)) this.markRail();
     }
     const c = frame.candidate;
     if (c !== undefined) {
@@ -1121,6 +1123,24 @@ const CAPTION_NAME = /(?:^|[^a-z])(?:caption|credit)s?(?![a-z0-9]|[-_](?:x*[sml]
 
 function isCaptionName(cls: string | undefined): boolean {
   return cls !== undefined && CAPTION_NAME.test(cls);
+}
+
+/** Marks where an element opened inside a heading being read. */
+const PART = '\u0001';
+
+/**
+ * Whether a heading introduces a rail: as a whole, or by one of its parts that the markup sets
+ * apart (a title and its tagline in spans of their own, "Complete the look" over "Outfit
+ * inspiration").
+ */
+function isRailHeadingParts(raw: string): boolean {
+  if (!raw.includes(PART)) return isRailHeading(cleanText(raw));
+  if (isRailHeading(cleanText(raw.replaceAll(PART, '')))) return true;
+  for (const part of raw.split(PART)) {
+    const t = cleanText(part);
+    if (t !== '' && isRailHeading(t)) return true;
+  }
+  return false;
 }
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */

@@ -573,6 +573,16 @@ describe('content scoring', () => {
     expect(md).not.toContain('Other chain');
   });
 
+  it('reads a rail heading set apart from its tagline in elements of their own', () => {
+    const rail = `<div class="block"><h2><span>Complete the look</span><span>Outfit inspiration</span></h2>${[1, 2, 3]
+      .map((n) => `<div><h3>Outfit ${n}</h3><p>A look built around a jacket, with boots and a beanie, for the city.</p></div>`)
+      .join('')}</div>`;
+    const html = `<body><div><div><h1>Faux leather jacket</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${rail}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Outfit');
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
