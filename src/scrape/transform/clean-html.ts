@@ -119,7 +119,9 @@ const LINK_LIST_TEXT = 200;
  * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
  */
 const MENU_SHAPE = /menu|nav|dropdown/i;
-const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…))?\s*$/i;
+// "Loading reviews..." names what was to come; a word or two after "loading" only with the
+// ellipsis ("Loading dock" is a heading like any other).
+const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…)|(?:\s+[\p{L}_-]+){1,2}\s*(?:\.{3}|…))?\s*$/iu;
 const LOADING_MAX = 40;
 /** A cheap test first: most short texts are not placeholders. */
 const LOADING_HINT = /oad|OAD/;

@@ -80,7 +80,7 @@ describe('onlyMainContent', () => {
 
   it('leaves out the "Loading..." placeholders a script had not yet filled in', () => {
     const html = `<body><main><h1>Video games</h1><p>${ARTICLE_TEXT}</p><h3>Loading...</h3><div>Loading</div>
-      <p>Loading times are short on this console.</p></main></body>`;
+      <div>Loading Reviews...</div><p>Loading paragraph…</p><p>Loading times are short on this console.</p></main></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toBe(`# Video games\n\n${ARTICLE_TEXT}\n\nLoading times are short on this console.`);
   });
