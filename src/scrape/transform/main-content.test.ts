@@ -583,6 +583,15 @@ describe('content scoring', () => {
     expect(md).not.toContain('Outfit');
   });
 
+  it('keeps a "modal" inside the main landmark (a product\'s details) and drops one outside it', () => {
+    const html = `<body><main><h1>Shelf unit</h1><p>Standing or lying, the shelf adapts to taste, space and budget.</p>
+      <div class="product-details-modal"><h2>Product details</h2><p>${prose(1)}</p><p>${prose(2)}</p></div></main>
+      <div class="newsletter-modal"><p>Sign up today and save ten percent on your first order, with free delivery.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Shelf unit', 'Product details', prose(1), prose(2)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Sign up today');
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;

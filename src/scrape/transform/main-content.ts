@@ -38,7 +38,7 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'share', 'shares', 'sharing', 'sharebar', 'sharethis', 'addthis', 'social', 'socials',
   'ad', 'ads', 'adsense', 'adslot', 'adunit', 'advert', 'adverts', 'advertisement', 'advertising', 'dfp',
   'sponsor', 'sponsored', 'newsletter', 'subscribe', 'subscription',
-  'related', 'recommended', 'popup', 'modal', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
+  'related', 'recommended', 'popup', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
   'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
   // A forum post's author panel (join date, post count, rank), as forum software names it.
   'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
@@ -62,6 +62,10 @@ const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
   'nav', 'navs', 'navbar', 'navheader', 'navfooter', 'navmenu', 'navlinks', 'navigation', 'sidenav',
   'menu', 'menus', 'menubar', 'megamenu', 'submenu', 'sidebar', 'sidebars', 'header', 'masthead',
   'topbar',
+  // A site's popup (a sign-up form, a promotion) sits outside the page's main landmark; a
+  // "modal" inside it is the page's own, shown in the page as well (a product's details, its
+  // size guide).
+  'modal',
 ]);
 
 /** Substrings that mark consent managers however their vendors spell the class. */
