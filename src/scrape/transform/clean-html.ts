@@ -443,6 +443,8 @@ export class ContentFilter {
           this.lang = l;
         }
       }
+      // A price tells a product's buy box from other blocks around a title (see content-score's pick).
+      if (cls !== undefined && this.blockTop >= 0 && PRICE_HINT.test(cls)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
       if (this.md !== undefined && UNWRAP.has(name)) return;
     }
@@ -492,6 +494,7 @@ export class ContentFilter {
           all: 0,
           allLinks: 0,
           rich: 0,
+          priced: false,
           items: 0,
           itemLinks: 0,
           doomed: false,
@@ -636,6 +639,7 @@ export class ContentFilter {
       const node = this.nodes[frame.node]!;
       const parent = this.nodes[this.blockTop]!;
       parent.rich += node.rich;
+      if (node.priced) parent.priced = true;
       if (node.items > 0 || node.nested) parent.nested = true;
     }
     if (depth === this.headCapture) {
@@ -1144,6 +1148,9 @@ function isRailHeadingParts(raw: string): boolean {
   }
   return false;
 }
+
+/** Class words of a price (price, product-price, priceBlock). */
+const PRICE_HINT = /price/i;
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
 const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;

@@ -41,6 +41,8 @@ export interface BlockNode {
   all: number;
   allLinks: number;
   rich: number;
+  /** A price (a block whose class names one) is inside it. */
+  priced: boolean;
   /** Text of the repeated items among its children (see clean-html's repeatedItems), 0 if none. */
   items: number;
   /** ... and their link text. */
@@ -157,6 +159,9 @@ const SIBLING_LEVELS = 3;
 /** ... the prose a sibling must hold in paragraphs, and the most link text it may have, as a share of its text. */
 const SIBLING_PROSE = 200;
 const SIBLING_LINK_SHARE = 0.05;
+/** ... and the most text, and link text as a share of it, of the block around the page's title it keeps. */
+const BOX_TEXT = 1000;
+const BOX_LINK_SHARE = 0.3;
 /**
  * A content subtree this much of whose text is one series keeps the page's introduction before
  * it (see introduction): at most this much text, and at most this share of it linked.
@@ -385,6 +390,20 @@ function pick(
       }
       c = p;
       p = nodes[from + c]!.parent - from;
+    }
+    // The page's title, when no part holds it, brings the block around it (its highest ancestor
+    // that holds no part, with at most BOX_TEXT of text and a third of it links) if that block
+    // names a price: a product's buy box (name, price, options) beside its description.
+    let h1 = -1;
+    for (let i = 0; i < count && h1 < 0; i++) if (gone[i] === 0 && nodes[from + i]!.name === 'h1') h1 = i;
+    const holds = (a: number, b: number): boolean => b >= a && b < a + size[a]!;
+    if (h1 >= 0 && !roots.some((r) => holds(r, h1))) {
+      let box = h1;
+      for (let q = nodes[from + box]!.parent - from; q >= 0; q = nodes[from + q]!.parent - from) {
+        if (text[q]! > BOX_TEXT || linked[q]! > BOX_LINK_SHARE * text[q]! || roots.some((r) => holds(q, r))) break;
+        box = q;
+      }
+      if (nodes[from + box]!.priced) roots.push(box);
     }
     roots.sort((x, y) => x - y);
   }

@@ -592,6 +592,21 @@ describe('content scoring', () => {
     expect(md).not.toContain('Sign up today');
   });
 
+  it('keeps the buy box around the product title (name, price) beside the description it scores', () => {
+    const review = (n: number) => `Review ${n}: these shoes fit well and kept my feet warm on a long walk, though they ran a bit small.`;
+    const page = (priceClass: string) => `<body><div class="layout"><div class="top"><div class="buy-box"><h1>Trail Runner</h1>
+      <div class="${priceClass}">$110.00</div><p>Colour: Natural Grey</p></div>
+      <div class="reviews">${[1, 2].map((n) => `<p>${review(n)}</p>`).join('')}</div></div>
+      <div class="details"><h2>The details</h2>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></div></body>`;
+    const md = transformPage(page('product-price'), opts(), MD).markdown!;
+    for (const kept of ['# Trail Runner', '$110.00', 'Colour: Natural Grey', prose(1), prose(3)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Review 1');
+    // Without a price, the block around the title is no buy box: only the title is added.
+    const plain = transformPage(page('rating'), opts(), MD).markdown!;
+    expect(plain).toContain('# Trail Runner');
+    expect(plain).not.toContain('$110.00');
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
