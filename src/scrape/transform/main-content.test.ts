@@ -607,6 +607,19 @@ describe('content scoring', () => {
     expect(plain).not.toContain('$110.00');
   });
 
+  it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
+    const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
+    const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
+      <ul>${['Black jacket, front view', 'Black jacket, back view'].map((a) => `<li><a href="/zoom">${img(50, a)}</a></li>`).join('')}<li>${img(50, '')}</li></ul></div>
+      <p>${prose(1)}</p><p>${prose(2)}</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.match(/!\[Black jacket, front view\]/g)).toHaveLength(1);
+    expect(md.match(/!\[Black jacket, back view\]/g)).toHaveLength(1);
+    expect(md).toContain('![](');
+    expect(md).not.toMatch(/^- *$/m);
+    expect(md).toContain(prose(2));
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;

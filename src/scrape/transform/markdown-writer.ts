@@ -788,6 +788,66 @@ const REPEAT_WINDOW = 25;
 const FENCE_LINE = /^\s*(?:```|~~~)/;
 const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
 
+/** An image as the writer writes it, alone in a link or not: `![alt](src)`, `[![alt](src)](href)`. */
+const IMAGE_MD = /(\[)?!\[((?:\\.|[^\\\]])*)\]\([^)\s]*\)(\]\([^)\s]*\))?/g;
+const BARE_ITEM = /^\s*(?:[-*+]|\d+[.)])?\s*$/;
+
+/**
+ * Drops images whose alt text repeats one written before: a gallery's thumbnails, a slider's
+ * cloned slides and a swatch shown twice are the same picture again and say nothing new. (A
+ * picture without alt text says nothing either way, and stays.) A line left empty goes too,
+ * unless it opens a list item whose text follows on the next lines.
+ */
+export function withoutRepeatedImages(md: string): string {
+  if (!md.includes('![')) return md;
+  const seen = new Set<string>();
+  const lines = md.split('\n');
+  const drop = new Uint8Array(lines.length);
+  let fence = false;
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const c = line.charCodeAt(0);
+    if ((c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line)) {
+      fence = !fence;
+      continue;
+    }
+    if (fence || !line.includes('![')) continue;
+    let cut = false;
+    const next = line.replace(IMAGE_MD, (m: string, open: string | undefined, alt: string, close: string | undefined) => {
+      const key = alt.trim().toLowerCase();
+      if (key === '') return m;
+      if (!seen.has(key)) {
+        seen.add(key);
+        return m;
+      }
+      cut = true;
+      return open !== undefined && close === undefined ? open : '';
+    });
+    if (!cut) continue;
+    changed = true;
+    const following = lines[i + 1];
+    const continued = following !== undefined && following.charCodeAt(0) === 32 && following.trim() !== '';
+    if (BARE_ITEM.test(next) && !continued) drop[i] = 1;
+    else lines[i] = next.trimEnd();
+  }
+  if (!changed) return md;
+  const out: string[] = [];
+  let dropped = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (drop[i] === 1) {
+      dropped = true;
+      continue;
+    }
+    const line = lines[i]!;
+    // Blank lines on both sides of a dropped one are one separator.
+    if (dropped && line.trim() === '' && out.length > 0 && out[out.length - 1]!.trim() === '') continue;
+    if (line.trim() !== '') dropped = false;
+    out.push(line);
+  }
+  return out.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
+}
+
 /**
  * Drops lines of the content that repeat a line shortly before them word for word: templates
  * render a slider's slides, a description's tabs or a mobile and a desktop layout of the same
