@@ -611,8 +611,11 @@ describe('content scoring', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
       <ul>${['Black jacket, front view', 'Black jacket, back view'].map((a) => `<li><a href="/zoom">${img(50, a)}</a></li>`).join('')}<li>${img(50, '')}</li></ul></div>
-      <p>${prose(1)}</p><p>${prose(2)}</p></main></body>`;
+      <p>${prose(1)}</p><p><a href="/zoom">${img(60, 'Black jacket, back view')}${img(70, 'Black jacket, back view')}</a> <a href="/sizes">${img(80, 'Black jacket, front view')} Size guide</a></p>
+      <p>${prose(2)}</p></main></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toMatch(/^\[!\[\]\([^)]*\) Size guide\]\(https:\/\/news\.example\.com\/sizes\)$/m);
+    expect(md).not.toMatch(/^\s*\[\s*$|[^!]\[\]\(/m);
     expect(md.match(/!\[Black jacket, front view\]/g)).toHaveLength(1);
     expect(md.match(/!\[Black jacket, back view\]/g)).toHaveLength(1);
     expect(md).toContain('![](');

@@ -788,8 +788,10 @@ const REPEAT_WINDOW = 25;
 const FENCE_LINE = /^\s*(?:```|~~~)/;
 const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
 
-/** An image as the writer writes it, alone in a link or not: `![alt](src)`, `[![alt](src)](href)`. */
-const IMAGE_MD = /(\[)?!\[((?:\\.|[^\\\]])*)\]\([^)\s]*\)(\]\([^)\s]*\))?/g;
+/** An image as the writer writes it, `![alt](src)`; and a link left with nothing but dropped images in it. */
+const IMAGE_MD = /!\[((?:\\.|[^\\\]])*)\]\([^)\s]*\)/g;
+const DROPPED = '\u0001';
+const EMPTIED_LINK = /\[\u0001+\]\([^)\s]*\)/g;
 const BARE_ITEM = /^\s*(?:[-*+]|\d+[.)])?\s*$/;
 
 /**
@@ -814,7 +816,7 @@ export function withoutRepeatedImages(md: string): string {
     }
     if (fence || !line.includes('![')) continue;
     let cut = false;
-    const next = line.replace(IMAGE_MD, (m: string, open: string | undefined, alt: string, close: string | undefined) => {
+    let next = line.replace(IMAGE_MD, (m: string, alt: string) => {
       const key = alt.trim().toLowerCase();
       if (key === '') return m;
       if (!seen.has(key)) {
@@ -822,9 +824,13 @@ export function withoutRepeatedImages(md: string): string {
         return m;
       }
       cut = true;
-      return open !== undefined && close === undefined ? open : '';
+      return DROPPED;
     });
     if (!cut) continue;
+    // A link that held only dropped pictures goes with them; one with text of its own stays.
+    next = next.replace(EMPTIED_LINK, '').replaceAll(DROPPED, '');
+    const indent = line.length - line.trimStart().length;
+    next = line.slice(0, indent) + next.slice(indent).trimStart();
     changed = true;
     const following = lines[i + 1];
     const continued = following !== undefined && following.charCodeAt(0) === 32 && following.trim() !== '';
