@@ -422,7 +422,7 @@ function pick(
   }
   let out: Selection | undefined;
   for (const r of roots) {
-    const s = keep(nodes, from, r, size, sum, text, gone, useHints);
+    const s = keep(nodes, from, r, size, sum, text, gone, useHints, !useItems && bodiless);
     out = out === undefined ? s : union(out, s);
   }
   if (out !== undefined && isSeries) out.series = true;
@@ -476,6 +476,11 @@ export function introBefore(nodes: readonly BlockNode[], from: number): number {
   return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * box.text ? p : -1;
 }
 
+/** A rail (see keep): at least this many priced, linked cards, this share of the series' children, and at most this share of the content's text. */
+const RAIL_CARDS = 3;
+const RAIL_SHARE = 0.5;
+const RAIL_TEXT_SHARE = 0.5;
+
 const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);
 
 /** The subtree at `best` (relative to `from`), less its link-dense edges, pruned blocks and discussions. */
@@ -488,8 +493,25 @@ function keep(
   text: Float64Array,
   gone: Uint8Array,
   useHints: boolean,
+  /** Whether rails of other products go (see rail): not where series are the content, nor beside a body of prose. */
+  railsOut = false,
 ): Selection {
   const root = nodes[from + best]!;
+  // A series inside the content whose items are mostly linked cards with a price is a rail of
+  // other products (related, bought together, the brand's range), not the page's own; where it
+  // is most of the content (a buying guide's picks), it is the content.
+  const rail = (at: number): boolean => {
+    const n = nodes[from + at]!;
+    if (n.items === 0 || !n.priced) return false;
+    let kids = 0;
+    let cards = 0;
+    for (let i = at + 1; i < at + size[at]!; i += size[i]!) {
+      const k = nodes[from + i]!;
+      kids++;
+      if (k.priced && k.allLinks > 0) cards++;
+    }
+    return cards >= RAIL_CARDS && cards >= RAIL_SHARE * kids && text[at]! <= RAIL_TEXT_SHARE * text[best]!;
+  };
   // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
   // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,
   // a table of contents) stay.
@@ -516,6 +538,7 @@ function keep(
   trim(best);
   for (let i = best + 1; i < best + size[best]!; i++) {
     if (gone[i] === 1) holes.push(i);
+    else if (railsOut && rail(i)) holes.push(i);
     // A discussion inside the content (the comments under each answer of a Q&A page, a shop's
     // reviews between the description and the specs) goes too, not only one at its edges.
     else if (useHints && sum[i]! < 0 && nodes[from + i]!.hint === DISCUSSION && nodes[nodes[from + i]!.parent]!.hint !== DISCUSSION) holes.push(i);

@@ -607,6 +607,18 @@ describe('content scoring', () => {
     expect(plain).not.toContain('$110.00');
   });
 
+  it('leaves out a rail of other products (linked cards with a price) inside a product page', () => {
+    const card = (n: number) => `<li class="tile"><a href="/p/${n}"><img src="/p${n}.jpg" alt=""><h3>Camp mug ${n}</h3></a>
+      <p>Enamel mug number ${n}, light and tough, for the trail.</p><span class="price">$${n}5.00</span></li>`;
+    const html = `<body><div class="product"><h1>Camp Kettle</h1><p class="price">$40.00</p>
+      <div class="description">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div class="more"><h2>Pairs well with</h2><ul>${[1, 2, 3, 4].map(card).join('')}</ul></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Camp Kettle', prose(1), prose(6)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Enamel mug number 1');
+    expect(md).not.toContain('$25.00');
+  });
+
   it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
