@@ -422,7 +422,7 @@ function pick(
   }
   let out: Selection | undefined;
   for (const r of roots) {
-    const s = keep(nodes, from, r, size, sum, text, gone, useHints, !useItems && bodiless);
+    const s = keep(nodes, from, r, size, sum, text, gone, useHints, !useItems);
     out = out === undefined ? s : union(out, s);
   }
   if (out !== undefined && isSeries) out.series = true;
@@ -493,7 +493,7 @@ function keep(
   text: Float64Array,
   gone: Uint8Array,
   useHints: boolean,
-  /** Whether rails of other products go (see rail): not where series are the content, nor beside a body of prose. */
+  /** Whether rails of other products go (see rail): not where series are the content. */
   railsOut = false,
 ): Selection {
   const root = nodes[from + best]!;
