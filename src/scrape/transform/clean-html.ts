@@ -90,6 +90,13 @@ const PROSE_CHUNK = 25;
  */
 const MISFIRE_MIN_PROSE = 500;
 /**
+ * A site's footer holds prose of its own (how to reach customer service, what the site is, its
+ * copyright), which can outweigh a short article: a subtree named a footer counts as a misfire
+ * only when it holds this many times the prose kept (the page's content in a "page-footer"
+ * wrapper holds far more).
+ */
+const FOOTER_MISFIRE_FACTOR = 2;
+/**
  * A form with this many text-entry fields, little prose and little text is a contact, sign-up or
  * login form: its labels and hints are not content. (Some frameworks wrap the whole page in one
  * form; that one holds the page's text and stays.)
@@ -283,6 +290,8 @@ export class ContentFilter {
   private landmarks = 0;
   /** The subtree being dropped is only hidden from screen readers (see open's img). */
   private softDropDecorative = false;
+  /** The subtree being dropped is named a footer (see FOOTER_MISFIRE_FACTOR). */
+  private softDropFooter = false;
   private navLike = 0;
   private lang: string | undefined = undefined;
   private inPre = 0;
@@ -402,6 +411,7 @@ export class ContentFilter {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;
         this.softDropDecorative = why === 'aria-hidden';
+        this.softDropFooter = why.endsWith(':footer');
         if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
         return;
       }
@@ -668,8 +678,9 @@ export class ContentFilter {
     if (frame.hiddenLink) this.hiddenLinks--;
     if (depth === this.softDrop) {
       this.softDrop = -1;
-      if (this.softDropStart >= 0 && this.droppedProse > this.maxDroppedProse) {
-        this.maxDroppedProse = this.droppedProse;
+      const prose = this.softDropFooter ? this.droppedProse / FOOTER_MISFIRE_FACTOR : this.droppedProse;
+      if (this.softDropStart >= 0 && prose > this.maxDroppedProse) {
+        this.maxDroppedProse = prose;
         this.maxDroppedStart = this.softDropStart;
       }
       this.droppedProse = 0;

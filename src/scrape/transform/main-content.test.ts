@@ -501,6 +501,18 @@ describe('content scoring', () => {
     for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
   });
 
+  it('does not exempt a site footer that holds less than twice the prose of a short article', () => {
+    const service =
+      'Our customer service centre can be contacted with any questions or requests, by telephone on weekdays between seven and two, or by e-mail at any time. ' +
+      'For international customers the centre is staffed on Sundays through Thursdays between seven in the morning and six in the evening, local time. ' +
+      'Subscribers may also write to the postal address below, and letters are answered within ten working days of their arrival.';
+    const html = `<body><article><h1>Short story</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<p>${prose(n)}</p>`).join('')}</article>
+      <div class="site-footer-wrap"><div class="footer-text">${['Our', 'The', 'This'].map((w) => `<p>${service.replace('Our', w)}</p>`).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(8));
+    expect(md).not.toContain('customer service');
+  });
+
   it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
     const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
