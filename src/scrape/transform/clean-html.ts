@@ -133,6 +133,12 @@ const LOADING_MAX = 40;
 /** A cheap test first: most short texts are not placeholders. */
 const LOADING_HINT = /oad|OAD/;
 /**
+ * The label an ad slot shows above or inside it ("Advertisement", "Anzeige", "Publicidade"): a
+ * block holding only that word is the slot's, left behind when its script-filled ad is not.
+ */
+const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
+const AD_LABEL_MAX = 20;
+/**
  * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
  * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").
  */
@@ -327,6 +333,8 @@ export class ContentFilter {
   private headStartText = 0;
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
+  /** The last characters of the text kept, more than AD_LABEL_MAX of them (see isAdLabel). */
+  private tail = '';
   /**
    * Inline elements side by side with no space between them in the source
    * ("<span>Drama</span><span>Thriller</span>"): 1 after an inline element closed, 2 once the
@@ -583,6 +591,7 @@ export class ContentFilter {
       this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
     }
     this.keptText += n;
+    this.tail = data.length > AD_LABEL_MAX ? data.slice(-AD_LABEL_MAX - 1) : (this.tail + data).slice(-AD_LABEL_MAX - 1);
     if (this.inLink > 0) {
       this.linkText += n;
       if (this.linkWords.length <= CTA_MAX) this.linkWords += data;
@@ -640,7 +649,8 @@ export class ContentFilter {
         (name === 'form' && this.isEntryForm(frame)) ||
         (name === 'label' && this.isControlLabel(frame)) ||
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
-        ((name === 'figcaption' || frame.caption) && this.isCaption(frame))
+        ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
+        (frame.node >= 0 && this.isAdLabel(frame))
       ) {
         this.truncateTo(frame);
       } else this.pruneLinkBlock(frame);
@@ -794,6 +804,13 @@ export class ContentFilter {
    */
   private isCaption(frame: Frame): boolean {
     return frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
+  }
+
+  /** Whether the block being closed holds nothing but an ad slot's label (see AD_LABEL). */
+  private isAdLabel(frame: Frame): boolean {
+    const text = this.keptText - frame.startText;
+    // (The tail is emptied when the output is cut back: it then holds less than the block's text.)
+    return text > 0 && text <= AD_LABEL_MAX && this.tail.length >= text && AD_LABEL.test(this.tail.slice(-text));
   }
 
   private isEntryForm(frame: Frame): boolean {
@@ -977,6 +994,7 @@ export class ContentFilter {
     this.doomedText = frame.startDoomedText;
     this.doomedLink = frame.startDoomedLink;
     this.h1Kept = frame.startH1;
+    this.tail = '';
     for (let i = frame.startCandidate; i < this.candidates.length; i++) this.candidates[i]!.closed = false;
     this.atBlockStart = true;
   }

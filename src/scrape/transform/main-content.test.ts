@@ -513,6 +513,17 @@ describe('content scoring', () => {
     expect(md).not.toContain('customer service');
   });
 
+  it("drops an ad slot's label left between paragraphs, and keeps the word in a sentence", () => {
+    const html = `<body><article><h1>Story</h1><p>${prose(1)}</p>
+      <div class="slot-wrapper"><div class="slot-label">Advertisement</div><div class="slot"></div></div><p>${prose(2)}</p>
+      <center><span>Anzeige</span><br></center><p>${prose(3)}</p><p>Advertisement</p><p>Advertisement revenue fell.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toMatch(/^Advertisement$/m);
+    expect(md).not.toContain('Anzeige');
+    expect(md).toContain('Advertisement revenue fell.');
+  });
+
   it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
     const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
