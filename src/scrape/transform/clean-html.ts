@@ -137,7 +137,15 @@ const LOADING_HINT = /oad|OAD/;
  * block holding only that word is the slot's, left behind when its script-filled ad is not.
  */
 const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
-const AD_LABEL_MAX = 20;
+/** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
+const LABEL_MAX = 64;
+/**
+ * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
+ * and its buttons built from plain elements ("Caption", "Close", "Next"), alone in a div or a
+ * paragraph and not a link. A heading, a list's term or a table's cell with such a word is the
+ * text's ("Next" steps, a "close" event, a column of closing prices).
+ */
+const SLIDE_CONTROL = /^\s*(?:(?:image|photo|picture|slide|foto|bild)\s*\d+\s*(?:of|\/|de|von|di|sur)\s*\/?\s*\d+|(?:show |hide |toggle )?captions?|close|enlarge|expand|full ?screen|prev(?:ious)?|next)\s*$/i;
 /**
  * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
  * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").
@@ -333,7 +341,7 @@ export class ContentFilter {
   private headStartText = 0;
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
-  /** The last characters of the text kept, more than AD_LABEL_MAX of them (see isAdLabel). */
+  /** The last characters of the text kept, LABEL_MAX of them (see isLabel). */
   private tail = '';
   /**
    * Inline elements side by side with no space between them in the source
@@ -591,7 +599,7 @@ export class ContentFilter {
       this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
     }
     this.keptText += n;
-    this.tail = data.length > AD_LABEL_MAX ? data.slice(-AD_LABEL_MAX - 1) : (this.tail + data).slice(-AD_LABEL_MAX - 1);
+    this.tail = data.length > LABEL_MAX ? data.slice(-LABEL_MAX) : (this.tail + data).slice(-LABEL_MAX);
     if (this.inLink > 0) {
       this.linkText += n;
       if (this.linkWords.length <= CTA_MAX) this.linkWords += data;
@@ -650,7 +658,7 @@ export class ContentFilter {
         (name === 'label' && this.isControlLabel(frame)) ||
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
-        (frame.node >= 0 && this.isAdLabel(frame))
+        (frame.node >= 0 && this.isLabel(frame))
       ) {
         this.truncateTo(frame);
       } else this.pruneLinkBlock(frame);
@@ -806,11 +814,13 @@ export class ContentFilter {
     return frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
   }
 
-  /** Whether the block being closed holds nothing but an ad slot's label (see AD_LABEL). */
-  private isAdLabel(frame: Frame): boolean {
+  /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */
+  private isLabel(frame: Frame): boolean {
     const text = this.keptText - frame.startText;
     // (The tail is emptied when the output is cut back: it then holds less than the block's text.)
-    return text > 0 && text <= AD_LABEL_MAX && this.tail.length >= text && AD_LABEL.test(this.tail.slice(-text));
+    if (text <= 0 || text > LABEL_MAX || this.tail.length < text) return false;
+    const t = this.tail.slice(-text);
+    return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && SLIDE_CONTROL.test(t));
   }
 
   private isEntryForm(frame: Frame): boolean {

@@ -524,6 +524,20 @@ describe('content scoring', () => {
     expect(md).toContain('Advertisement revenue fell.');
   });
 
+  it("drops a gallery's counter and text buttons, and keeps such words as headings, terms and links", () => {
+    const html = `<body><article><h1>Story</h1><p>${prose(1)}</p>
+      <div class="gallery"><img src="/a.jpg" alt="Ministers shake hands in Hanoi"><div class="controls">
+      <div class="stats">Image
+        <span>1</span> <span>of</span> <span>/</span> <span>8</span></div><div class="toggle"><p>Caption</p><p>Close</p></div></div></div>
+      <p>${prose(2)}</p><dl><dt>close</dt><dd>Fired when the connection ends.</dd></dl><h2>Next</h2><p>${prose(3)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Ministers shake hands');
+    expect(md).not.toContain('of /');
+    expect(md).not.toMatch(/^(?:Caption|Close)$/m);
+    expect(md).toContain('**close**');
+    expect(md).toContain('## Next');
+  });
+
   it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
     const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
