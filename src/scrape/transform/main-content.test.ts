@@ -594,6 +594,10 @@ describe('content scoring', () => {
     expect(isRailHeading('Share on other sites')).toBe(true);
     expect(isRailHeading('Link to post')).toBe(true);
     expect(isRailHeading('More from Bershka')).toBe(true); // a brand's or a site's other items
+    expect(isRailHeading("Don't Miss")).toBe(true);
+    expect(isRailHeading('Popular on IndieWire')).toBe(true); // a site's most read, beside the story
+    expect(isRailHeading('More Great WIRED Stories')).toBe(true);
+    expect(isRailHeading("Don't miss the deadline for entries")).toBe(false);
     expect(isRailHeading('Featured products')).toBe(false); // a collection page heads its own grid so
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
