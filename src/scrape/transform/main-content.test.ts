@@ -598,6 +598,8 @@ describe('content scoring', () => {
     expect(isRailHeading('Popular on IndieWire')).toBe(true); // a site's most read, beside the story
     expect(isRailHeading('More Great WIRED Stories')).toBe(true);
     expect(isRailHeading("Don't miss the deadline for entries")).toBe(false);
+    expect(isRailHeading('Most read in world news')).toBe(true);
+    expect(isRailHeading('Most read')).toBe(false); // a listing's own title
     expect(isRailHeading('Featured products')).toBe(false); // a collection page heads its own grid so
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
