@@ -204,6 +204,13 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'legal-content' }, true)).toBeUndefined(); // a terms page's own text
   });
 
+  it("reads \"text\" after a furniture word as that furniture's, and before it as the content's", () => {
+    expect(reason('div', { class: 'footer-bottom-text' }, false)).toBe('class:footer');
+    expect(reason('p', { class: 'dpsp-share-text' }, true)).toBe('class:share');
+    expect(reason('div', { class: 'text-share' }, true)).toBeUndefined();
+    expect(reason('div', { class: 'entry-footer' }, true)).toBeUndefined();
+  });
+
   it('flags a breaking-news ticker, not the section a breaking story sits in', () => {
     expect(reason('div', { class: 'breaking-news' }, false)).toBe('class:breaking');
     expect(reason('div', { class: 'breaking-news-title' }, false)).toBe('class:breaking');

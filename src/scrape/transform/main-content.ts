@@ -229,8 +229,20 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
   const names = isClassList ? lower.split(/\s+/) : [lower];
   for (const n of names) if (isClassList && HIDDEN_CLASSES.has(n)) return n;
   const split = names.map((n) => n.split(/[^a-z0-9]+/));
-  // One name for the content itself ("article-body pagination-first") outweighs the others.
-  if (split.some((parts) => parts.some((p) => CONTENT_WORDS.has(p)))) return undefined;
+  // One name for the content itself ("article-body pagination-first") outweighs the others. But
+  // "text" after a furniture word in one name is that furniture's ("footer-text", "share-text":
+  // the footer's small print, the share bar's label), where "legal-content" is a terms page's.
+  const furnitureWord = (p: string, prev: string) => (ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p))) && !LAYOUT_PREFIXES.has(prev);
+  const named = (parts: string[]) => {
+    let furniture = false;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (CONTENT_WORDS.has(p) && !(furniture && p === 'text')) return true;
+      if (furnitureWord(p, i > 0 ? parts[i - 1]! : '')) furniture = true;
+    }
+    return false;
+  };
+  if (split.some(named)) return undefined;
   for (const parts of split) {
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
