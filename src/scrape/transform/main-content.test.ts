@@ -607,6 +607,9 @@ describe('content scoring', () => {
     expect(isRailHeading("Don't miss the deadline for entries")).toBe(false);
     expect(isRailHeading('Most read in world news')).toBe(true);
     expect(isRailHeading('Most read')).toBe(false); // a listing's own title
+    expect(isRailHeading('Like this:')).toBe(true); // a blog engine's likes and share buttons
+    expect(isRailHeading('Share this article')).toBe(true);
+    expect(isRailHeading('Share this with your team')).toBe(false);
     expect(isRailHeading('Featured products')).toBe(false); // a collection page heads its own grid so
     expect(isRailHeading('Recommended Posts')).toBe(false); // forum software heads a thread's posts so
     expect(isRailHeading('Installation')).toBe(false);
