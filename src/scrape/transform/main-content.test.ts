@@ -191,6 +191,8 @@ describe('boilerplateReason', () => {
     expect(reason('div', { id: 'CybotCookiebotDialog' }, false)).toBe('id:cookie');
     expect(reason('div', { class: 'sidebar-left' }, false)).toBe('class:sidebar');
     expect(reason('section', { class: 'related-posts' }, true)).toBe('class:related');
+    expect(reason('figure', { class: 'recirculation-wrapper' }, true)).toBe('class:recirculation');
+    expect(reason('div', { class: 'recirc-module' }, true)).toBe('class:recirc');
   });
 
   it('flags a disclaimer block even inside the content: fine print, not the page\'s own text', () => {
