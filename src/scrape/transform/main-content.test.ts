@@ -547,6 +547,14 @@ describe('content scoring', () => {
     expect(md).toContain('## Next');
   });
 
+  it("drops a collapsed text's toggle built from a plain element, and keeps the text", () => {
+    const html = `<body><article><h1>Story</h1><div class="collapsible"><p>${prose(1)}</p><p>${prose(2)}</p></div>
+      <div class="toggle">Read more</div><p>${prose(3)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+    expect(md).not.toContain('Read more');
+  });
+
   it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
     const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
     const html = `<body><div class="builder-menu-section">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
