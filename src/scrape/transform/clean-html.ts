@@ -141,12 +141,13 @@ const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|pub
 const LABEL_MAX = 64;
 /**
  * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
- * and its buttons built from plain elements ("Caption", "Close", "Next"), and a collapsed text's
- * toggle ("Read more", "Show less"), alone in a div or a paragraph and not a link. A heading, a
+ * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
+ * toggle ("Read more", "Show less") and a comment counter ("12 Comments", the button that opens
+ * them), alone in a div or a paragraph and not a link. A heading, a
  * list's term or a table's cell with such a word is the text's ("Next" steps, a "close" event, a
  * column of closing prices).
  */
-const SLIDE_CONTROL = /^\s*(?:(?:image|photo|picture|slide|foto|bild)\s*\d+\s*(?:of|\/|de|von|di|sur)\s*\/?\s*\d+|(?:show |hide |toggle )?captions?|close|enlarge|expand|full ?screen|prev(?:ious)?|next|(?:read|show|see|load) (?:more|less))\s*$/i;
+const SLIDE_CONTROL = /^\s*(?:(?:image|photo|picture|slide|foto|bild)\s*\d+\s*(?:of|\/|de|von|di|sur)\s*\/?\s*\d+|(?:show |hide |toggle )?captions?|close|enlarge|expand|full ?screen|prev(?:ious)?|next|(?:read|show|see|load) (?:more|less)|\d*\s*comments?)\s*$/i;
 /**
  * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
  * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").

@@ -547,12 +547,13 @@ describe('content scoring', () => {
     expect(md).toContain('## Next');
   });
 
-  it("drops a collapsed text's toggle built from a plain element, and keeps the text", () => {
+  it("drops a collapsed text's toggle and a comment counter built from plain elements, and keeps the text", () => {
     const html = `<body><article><h1>Story</h1><div class="collapsible"><p>${prose(1)}</p><p>${prose(2)}</p></div>
-      <div class="toggle">Read more</div><p>${prose(3)}</p></article></body>`;
+      <div class="toggle">Read more</div><p>${prose(3)}</p><div class="count">12 Comments</div></article></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(2));
     expect(md).not.toContain('Read more');
+    expect(md).not.toContain('Comments');
   });
 
   it('exempts such a subtree before falling back to the whole page, so hidden popups stay out', () => {
