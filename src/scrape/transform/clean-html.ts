@@ -343,6 +343,8 @@ export class ContentFilter {
   private headStartText = 0;
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
+  /** A paragraph that names a rail, and where the output stood when it closed (see pruneTeaserParagraph). */
+  private railLabel: (Mark & { endChunk: number; endText: number }) | undefined = undefined;
   /** The last characters of the text kept, LABEL_MAX of them (see isLabel). */
   private tail = '';
   /**
@@ -883,13 +885,39 @@ export class ContentFilter {
     if (parent === undefined || parent.name === 'li' || parent.name === 'td' || parent.name === 'th' || parent.name === 'dd') return;
     // Between paragraphs: the text before it in its parent is prose, not a card's linked title.
     if (frame.startText - parent.startText - (frame.startLink - parent.startLink) < TEASER_CONTEXT) return;
-    if ((this.linkText - frame.startLink) / text >= TEASER_LINK_SHARE) this.truncateTo(frame);
+    if ((this.linkText - frame.startLink) / text < TEASER_LINK_SHARE) return;
+    // A paragraph of its own right before it that names a rail ("You may also like", "Don't
+    // miss") is the teasers' label and goes with them.
+    const label = this.railLabel;
+    this.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
+  }
+
+  /** Remembers a just-closed paragraph that names a rail (see pruneTeaserParagraph). */
+  private noteRailLabel(frame: Frame): void {
+    const text = this.keptText - frame.startText;
+    if (text <= 0 || text > LABEL_MAX || this.tail.length < text || this.linkText !== frame.startLink || !isRailHeading(cleanText(this.tail.slice(-text)))) return;
+    this.railLabel = {
+      startChunk: frame.startChunk,
+      startText: frame.startText,
+      startLink: frame.startLink,
+      startH1: frame.startH1,
+      startNode: frame.startNode,
+      startCandidate: frame.startCandidate,
+      startDoomedText: frame.startDoomedText,
+      startDoomedLink: frame.startDoomedLink,
+      md: { ...frame.md },
+      endChunk: this.out.length,
+      endText: this.keptText,
+    };
   }
 
   private pruneLinkBlock(frame: Frame): void {
     // A block inside a link is all link text; the link is judged when the block around it closes.
     if (this.inLink > 0) return;
-    if (frame.name === 'p') return this.pruneTeaserParagraph(frame);
+    if (frame.name === 'p') {
+      this.pruneTeaserParagraph(frame);
+      return this.noteRailLabel(frame);
+    }
     if (!LINK_BLOCKS.has(frame.name)) return;
     const text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
     if (text <= 0) return;
@@ -1007,6 +1035,8 @@ export class ContentFilter {
     this.doomedLink = frame.startDoomedLink;
     this.h1Kept = frame.startH1;
     this.tail = '';
+    // (A rail's label cut back to, or output cut back below it, is no longer there to drop.)
+    this.railLabel = undefined;
     for (let i = frame.startCandidate; i < this.candidates.length; i++) this.candidates[i]!.closed = false;
     this.atBlockStart = true;
   }

@@ -547,6 +547,17 @@ describe('content scoring', () => {
     expect(md).toContain('## Next');
   });
 
+  it('drops the paragraph that names a rail together with the teaser paragraphs after it', () => {
+    const html = `<body><article><h1>Story</h1><p>${prose(1)}</p><p>${prose(2)}</p><p>You may also like...</p>
+      <p><a href="/other-1">Who will make the hall of fame next year?</a></p><p><a href="/other-2">The ten best concerts of the summer season</a></p>
+      <p>${prose(3)}</p><p>Don't miss</p><p>${prose(4)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(4));
+    expect(md).not.toContain('You may also like');
+    expect(md).not.toContain('hall of fame');
+    expect(md).toContain("Don't miss"); // no teasers after it: a sentence of the text
+  });
+
   it("drops a collapsed text's toggle and a comment counter built from plain elements, and keeps the text", () => {
     const html = `<body><article><h1>Story</h1><div class="collapsible"><p>${prose(1)}</p><p>${prose(2)}</p></div>
       <div class="toggle">Read more</div><p>${prose(3)}</p><div class="count">12 Comments</div></article></body>`;
