@@ -216,6 +216,8 @@ class Frame {
   prevLang: string | undefined = undefined;
   navLike = false;
   landmark = false;
+  /** An <article> landmark. */
+  article = false;
   link = false;
   /** An `<a>` outside dropped non-content, emitted or not. */
   anchor = false;
@@ -262,6 +264,7 @@ class Frame {
     this.prevLang = undefined;
     this.navLike = false;
     this.landmark = false;
+    this.article = false;
     this.link = false;
     this.anchor = false;
     this.rail = false;
@@ -304,6 +307,8 @@ export class ContentFilter {
   private softDrop = -1;
   private includeDepth = -1;
   private landmarks = 0;
+  /** Open <article> landmarks (see boilerplateReason). */
+  private articles = 0;
   /** The subtree being dropped is only hidden from screen readers (see open's img). */
   private softDropDecorative = false;
   /** The subtree being dropped is named a footer (see FOOTER_MISFIRE_FACTOR). */
@@ -418,7 +423,7 @@ export class ContentFilter {
       return;
     }
     if (this.onlyMain && this.includeDepth !== depth) {
-      let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0);
+      let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0, this.articles > 0);
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
       // picture, and its alt text a caption nobody sees.
@@ -459,6 +464,10 @@ export class ContentFilter {
           this.candidates.push(frame.candidate);
         }
         this.landmarks++;
+        if (kind === 'article') {
+          frame.article = true;
+          this.articles++;
+        }
       }
     }
 
@@ -640,6 +649,7 @@ export class ContentFilter {
       this.longLinkAsText(frame);
     }
     if (frame.landmark) this.landmarks--;
+    if (frame.article) this.articles--;
     if (frame.node >= 0) {
       const node = this.nodes[frame.node]!;
       node.endChunk = this.out.length;

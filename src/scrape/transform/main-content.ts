@@ -70,6 +70,17 @@ const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
   'modal',
 ]);
 
+/**
+ * A byline inside an <article> is the story's apparatus (who wrote it, for which agency, when);
+ * in a listing's cards it is part of each entry, so it is furniture only inside an article.
+ */
+const BYLINE_HINT = /byline/i;
+
+function isBylineName(cls: string): boolean {
+  const parts = cls.toLowerCase().split(/[^a-z0-9]+/);
+  return parts.includes('byline') || parts.includes('bylines');
+}
+
 /** Substrings that mark consent managers however their vendors spell the class. */
 const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
 
@@ -119,7 +130,7 @@ export function landmarkKind(name: string, attrs: AttrSource): LandmarkKind | un
  * Why an element is boilerplate, or undefined when it is not. `inContent` is true inside a
  * main/article landmark, where only the unambiguous rules apply.
  */
-export function boilerplateReason(name: string, attrs: AttrSource, inContent: boolean): string | undefined {
+export function boilerplateReason(name: string, attrs: AttrSource, inContent: boolean, inArticle = false): string | undefined {
   if (name === 'html' || name === 'body' || name === 'main' || name === 'article') return undefined;
   if (BOILERPLATE_TAGS.has(name)) return `tag:${name}`;
   if (name === 'header' && !inContent) return 'tag:header';
@@ -147,6 +158,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = furnitureName(id, inContent, false);
     if (why) return `id:${why}`;
   }
+  if (inArticle && cls !== undefined && BYLINE_HINT.test(cls) && isBylineName(cls)) return 'class:byline';
   return undefined;
 }
 
