@@ -220,11 +220,13 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'g-row-breaking-news' }, false)).toBeUndefined();
   });
 
-  it('flags a byline inside an <article> only: in a listing it is part of each entry', () => {
+  it('flags a byline or dateline inside an <article> only: in a listing it is part of each entry', () => {
     expect(boilerplateReason('div', attrsFrom({ class: 'article-byline byline' }), true, true)).toBe('class:byline');
     expect(boilerplateReason('p', attrsFrom({ class: 'byline__author' }), true, true)).toBe('class:byline');
     expect(boilerplateReason('div', attrsFrom({ class: 'byline' }), true, false)).toBeUndefined();
     expect(boilerplateReason('div', attrsFrom({ class: 'bylined-story' }), true, true)).toBeUndefined();
+    expect(boilerplateReason('span', attrsFrom({ class: 'article-timestamp' }), true, true)).toBe('class:timestamp');
+    expect(boilerplateReason('div', attrsFrom({ class: 'dateline' }), true, true)).toBe('class:dateline');
   });
 
   it('flags an author panel, not a byline', () => {

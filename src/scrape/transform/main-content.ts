@@ -71,14 +71,15 @@ const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A byline inside an <article> is the story's apparatus (who wrote it, for which agency, when);
- * in a listing's cards it is part of each entry, so it is furniture only inside an article.
+ * A byline or dateline inside an <article> is the story's apparatus (who wrote it, for which
+ * agency, when); in a listing's cards it is part of each entry, so it is furniture only inside
+ * an article.
  */
-const BYLINE_HINT = /byline/i;
+const BYLINE_HINT = /byline|dateline|timestamp|pubdate/i;
+const BYLINE_WORDS: ReadonlySet<string> = new Set(['byline', 'bylines', 'dateline', 'timestamp', 'pubdate']);
 
-function isBylineName(cls: string): boolean {
-  const parts = cls.toLowerCase().split(/[^a-z0-9]+/);
-  return parts.includes('byline') || parts.includes('bylines');
+function bylineWord(cls: string): string | undefined {
+  return cls.toLowerCase().split(/[^a-z0-9]+/).find((p) => BYLINE_WORDS.has(p));
 }
 
 /** Substrings that mark consent managers however their vendors spell the class. */
@@ -158,7 +159,10 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = furnitureName(id, inContent, false);
     if (why) return `id:${why}`;
   }
-  if (inArticle && cls !== undefined && BYLINE_HINT.test(cls) && isBylineName(cls)) return 'class:byline';
+  if (inArticle && cls !== undefined && BYLINE_HINT.test(cls)) {
+    const why = bylineWord(cls);
+    if (why) return `class:${why}`;
+  }
   return undefined;
 }
 
