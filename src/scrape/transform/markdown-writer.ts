@@ -809,8 +809,7 @@ export function withoutRepeatedImages(md: string): string {
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const c = line.charCodeAt(0);
-    if ((c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line)) {
+    if (isFenceLine(line)) {
       fence = !fence;
       continue;
     }
@@ -854,6 +853,12 @@ export function withoutRepeatedImages(md: string): string {
   return out.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
 }
 
+/** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde or indentation can). */
+function isFenceLine(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return (c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line);
+}
+
 /**
  * Drops lines of the content that repeat a line shortly before them word for word: templates
  * render a slider's slides, a description's tabs or a mobile and a desktop layout of the same
@@ -873,9 +878,7 @@ export function withoutRepeatedLines(md: string): string {
   let any = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const c = line.charCodeAt(0);
-    // (Only lines that start with a backtick, a tilde or indentation can open or close a fence.)
-    if ((c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line)) {
+    if (isFenceLine(line)) {
       fence = !fence;
       continue;
     }
