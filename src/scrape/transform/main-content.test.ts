@@ -139,6 +139,15 @@ describe('onlyMainContent', () => {
     for (const gone of ['Colour', 'Sand', 'Quantity', 'Small', 'Large', 'Navy blue', 'Gift wrap', 'Added to']) expect(md).not.toContain(gone);
   });
 
+  it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
+    const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
+      <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
+      <audio controls><source src="/a.mp3">Your browser does not support audio.</audio></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('does not support');
+  });
+
   it('falls back to the whole page when the rules leave (nearly) nothing', () => {
     // Everything sits in an element whose class looks like a sidebar.
     const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></body>`;

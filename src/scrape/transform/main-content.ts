@@ -18,6 +18,9 @@ export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
  */
 const BOILERPLATE_TAGS: ReadonlySet<string> = new Set([
   'nav', 'aside', 'footer', 'dialog', 'menu', 'button', 'select', 'option', 'input', 'textarea', 'fieldset',
+  // What a <video> or <audio> holds besides its sources is the fallback a browser shows only when
+  // it cannot play media ("Your browser does not support the video tag"), never the page's text.
+  'video', 'audio',
 ]);
 
 const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
