@@ -648,6 +648,12 @@ describe('content scoring', () => {
     expect(isRailHeading('Most read in world news')).toBe(true);
     expect(isRailHeading('Most read')).toBe(false); // a listing's own title
     expect(isRailHeading('Like this:')).toBe(true); // a blog engine's likes and share buttons
+    // A business's own blog or thought pieces, teased below the offer it describes.
+    expect(isRailHeading('Our Latest Insights')).toBe(true);
+    expect(isRailHeading('From the blog')).toBe(true);
+    expect(isRailHeading('Featured insights')).toBe(true);
+    expect(isRailHeading('Recent Posts')).toBe(true);
+    expect(isRailHeading('Key insights')).toBe(false);
     expect(isRailHeading('Share this article')).toBe(true);
     expect(isRailHeading('Share this with your team')).toBe(false);
     expect(isRailHeading('Featured products')).toBe(false); // a collection page heads its own grid so
