@@ -808,14 +808,15 @@ export class ContentFilter {
   }
 
   /**
-   * A link that only invites a click ("Read more", "Shop now", "View all") and opens its block:
-   * a card's or a section's button, not words of the text (a "more" inside a sentence stays).
+   * A link that only invites a click ("Read more", "Shop now", "View all") and opens its block,
+   * or sits in an item's block rather than a paragraph: a card's or a section's button, not words
+   * of the text (a "more" inside a sentence stays).
    */
   private isCallToAction(frame: Frame): boolean {
     if (this.linkWords.length > CTA_MAX || !CTA.test(this.linkWords)) return false;
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;
-      if (f.node >= 0) return f.startText === frame.startText;
+      if (f.node >= 0) return f.startText === frame.startText || ITEM_TAGS.has(f.name);
     }
     return false;
   }

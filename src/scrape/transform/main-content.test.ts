@@ -148,6 +148,16 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('does not support');
   });
 
+  it("drops a card's \"Learn more\" button after its text, and keeps one inside a sentence", () => {
+    const card = (n: number) =>
+      `<div class="x"><h3>Service ${n}</h3><p>What part ${n} of the offer covers, told in a sentence or two.</p><a href="/s${n}">Learn More</a></div>`;
+    const html = `<body><main><h1>HR consulting</h1><p>${ARTICLE_TEXT}</p>${[1, 2].map(card).join('')}
+      <p>Our fees are fixed and agreed before any work on the engagement starts. <a href="/fees">Learn more</a> about them.</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Service 2');
+    expect(md.match(/Learn more/gi)?.length).toBe(1);
+  });
+
   it('falls back to the whole page when the rules leave (nearly) nothing', () => {
     // Everything sits in an element whose class looks like a sidebar.
     const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></body>`;
