@@ -161,7 +161,7 @@ const LETTER = /\p{L}/u;
  * Generic phrases only: what a link says about its own target ("Pricing", "Contact us") stays.
  */
 const CTA_MAX = 40;
-const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more)\s*(?:[.…›»→>]+)?\s*$/i;
+const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more|watch (?:the )?demo|start (?:for free|(?:a |your )?free trial)|read the (?:full )?case study)\s*(?:[.…›»→>]+)?\s*$/i;
 
 /** A letter, of any script; ASCII without the regular expression, which runs on every text. */
 function isLetter(c: number): boolean {

@@ -158,6 +158,16 @@ describe('onlyMainContent', () => {
     expect(md.match(/Learn more/gi)?.length).toBe(1);
   });
 
+  it('drops a card\'s "Watch demo" or "Read the case study" button', () => {
+    const html = `<body><main><h1>Payroll platform</h1><p>${ARTICLE_TEXT}</p>
+      <div><h3>How a bakery pays forty staff</h3><p>Payroll for two shops now runs in one afternoon a month.</p><a href="/cs">Read the case study</a></div>
+      <div><h3>See it in action</h3><p>A short walk through a month's pay run, from hours to payslips.</p><a href="/demo">Watch demo</a></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('How a bakery');
+    expect(md).not.toContain('case study');
+    expect(md).not.toContain('Watch demo');
+  });
+
   it('falls back to the whole page when the rules leave (nearly) nothing', () => {
     // Everything sits in an element whose class looks like a sidebar.
     const html = `<body><div class="sidebar"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></body>`;
