@@ -140,6 +140,16 @@ const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|pub
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
 /**
+ * A paragraph that asks the reader to subscribe or follow ("Subscribe to our newsletter", "Get
+ * the magazine delivered", "Follow us on Twitter") is the publisher's pitch set after or into the
+ * story, not its text. Only its opening is read, and only a short paragraph qualifies: a pitch is
+ * a line or two, a paragraph of the story that starts so goes on.
+ */
+const PITCH = /^\s*(?:click here to |please )?(?:subscribe (?:to|for|now)\b|sign up (?:for|to)\b|get\b.{0,60}?\b(?:delivered|(?:in|to) your inbox)|follow\b.{0,60}?\bon (?:twitter|facebook|instagram|youtube|linkedin|tiktok|social))/i;
+/** How much of a paragraph's opening PITCH reads, and the longest pitch. */
+const PITCH_HEAD = 96;
+const PITCH_MAX = 320;
+/**
  * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
  * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
  * toggle ("Read more", "Show less") and a comment counter ("12 Comments", the button that opens
@@ -346,6 +356,9 @@ export class ContentFilter {
   private headCapture = -1;
   private headBuf = '';
   private headStartText = 0;
+  /** The paragraph being read (its depth) and the opening of its kept text (see PITCH). */
+  private paraDepth = -1;
+  private paraHead = '';
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
   /** A paragraph that names a rail, and where the output stood when it closed (see pruneTeaserParagraph). */
@@ -549,6 +562,10 @@ export class ContentFilter {
       this.atBlockStart = false;
       if (this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
     }
+    if (name === 'p' && this.onlyMain) {
+      this.paraDepth = depth;
+      this.paraHead = '';
+    }
     if (name === 'h1') this.h1Kept++;
     else if (this.onlyMain && this.headCapture < 0 && HEADINGS.has(name)) {
       this.headCapture = depth;
@@ -613,6 +630,7 @@ export class ContentFilter {
     }
     this.keptText += n;
     this.tail = data.length > LABEL_MAX ? data.slice(-LABEL_MAX) : (this.tail + data).slice(-LABEL_MAX);
+    if (this.paraDepth >= 0 && this.paraHead.length < PITCH_HEAD) this.paraHead += data;
     if (this.inLink > 0) {
       this.linkText += n;
       if (this.linkWords.length <= CTA_MAX) this.linkWords += data;
@@ -684,6 +702,7 @@ export class ContentFilter {
       if (node.priced) parent.priced = true;
       if (node.items > 0 || node.nested) parent.nested = true;
     }
+    if (depth === this.paraDepth) this.paraDepth = -1;
     if (depth === this.headCapture) {
       this.headCapture = -1;
       if (isRailHeadingParts(this.headBuf)) this.markRail();
@@ -903,6 +922,16 @@ export class ContentFilter {
     this.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
   }
 
+  /** Whether the paragraph being closed is a subscription or follow pitch (see PITCH). */
+  private isPitch(frame: Frame): boolean {
+    const text = this.keptText - frame.startText;
+    if (text <= 0 || text > PITCH_MAX || this.paraDepth < 0) return false;
+    let parent: Frame | undefined;
+    for (let i = this.stack.length - 1; i >= 0 && parent === undefined; i--) if (this.stack[i]!.emitted) parent = this.stack[i];
+    if (parent !== undefined && (parent.name === 'li' || parent.name === 'td' || parent.name === 'th' || parent.name === 'dd')) return false;
+    return PITCH.test(this.paraHead);
+  }
+
   /** Remembers a just-closed paragraph that names a rail (see pruneTeaserParagraph). */
   private noteRailLabel(frame: Frame): void {
     const text = this.keptText - frame.startText;
@@ -926,6 +955,7 @@ export class ContentFilter {
     // A block inside a link is all link text; the link is judged when the block around it closes.
     if (this.inLink > 0) return;
     if (frame.name === 'p') {
+      if (this.isPitch(frame)) return this.truncateTo(frame);
       this.pruneTeaserParagraph(frame);
       return this.noteRailLabel(frame);
     }
