@@ -241,6 +241,9 @@ class Frame {
   hiddenLink = false;
   /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
   caption = false;
+  /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it opened. */
+  spanCaption = false;
+  startImages = 0;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
   readonly md: MdMark = {
     sep: 0,
@@ -280,6 +283,7 @@ class Frame {
     this.rail = false;
     this.hiddenLink = false;
     this.caption = false;
+    this.spanCaption = false;
     this.node = -1;
     return this;
   }
@@ -358,6 +362,9 @@ export class ContentFilter {
   private headStartText = 0;
   /** The paragraph being read (its depth) and the opening of its kept text (see PITCH). */
   private paraDepth = -1;
+  /** Pictures kept so far, and the kept text when the last one came (see isImageCaption). */
+  private images = 0;
+  private imageText = -1;
   private paraHead = '';
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
@@ -498,7 +505,7 @@ export class ContentFilter {
       // A price tells a product's buy box from other blocks around a title (see content-score's pick).
       if (cls !== undefined && this.blockTop >= 0 && PRICE_HINT.test(cls)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
-      if (this.md !== undefined && UNWRAP.has(name)) return;
+      if (this.md !== undefined && UNWRAP.has(name) && !this.isImageCaption(name, cls)) return;
     }
 
     frame.emitted = true;
@@ -511,6 +518,10 @@ export class ContentFilter {
     frame.startDoomedText = this.doomedText;
     frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
+    if (name === 'span' && this.isImageCaption(name, attrs.get('class'))) {
+      frame.spanCaption = true;
+      frame.startImages = this.images;
+    }
     frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
     if (name === 'a' && attrs.get('href') !== undefined) {
       frame.link = true;
@@ -560,6 +571,8 @@ export class ContentFilter {
       }
     } else if (name === 'img') {
       this.atBlockStart = false;
+      this.images++;
+      this.imageText = this.keptText;
       if (this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
     }
     if (name === 'p' && this.onlyMain) {
@@ -574,7 +587,7 @@ export class ContentFilter {
     }
     if (this.md !== undefined) {
       // Blocks, labels and links may be cut back to (see truncateTo).
-      if (frame.node >= 0 || name === 'label' || frame.link) this.md.mark(frame.md);
+      if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption) this.md.mark(frame.md);
       this.md.open(name, this.mdInfo(name, attrs, frame));
     } else this.out.push(this.fullOpenTag(name, attrs, frame));
   }
@@ -690,6 +703,7 @@ export class ContentFilter {
         (name === 'label' && this.isControlLabel(frame)) ||
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
+        (frame.spanCaption && this.images === frame.startImages) ||
         (frame.node >= 0 && this.isLabel(frame))
       ) {
         this.truncateTo(frame);
@@ -846,6 +860,17 @@ export class ContentFilter {
    */
   private isCaption(frame: Frame): boolean {
     return frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
+  }
+
+  /**
+   * A span whose class names a caption or credit, opening right after a picture with no text
+   * between them and outside a link, is the picture's caption set inline ("<img><span
+   * class="newsCaption">Protesters in the square (Image: AP)</span>"). In a link it is a card's
+   * title, and elsewhere a span so named is often a type style (a listing's "caption" line): both
+   * stay. Any span after a picture would take a card's unnamed title with it.
+   */
+  private isImageCaption(name: string, cls: string | undefined): boolean {
+    return name === 'span' && this.onlyMain && this.inLink === 0 && this.keptText === this.imageText && cls !== undefined && (isCaptionName(cls) || CAMEL_CAPTION.test(cls));
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */
@@ -1071,6 +1096,7 @@ export class ContentFilter {
     this.md?.restore(frame.md);
     this.nodes.length = frame.startNode;
     this.keptText = frame.startText;
+    this.imageText = -1;
     this.linkText = frame.startLink;
     this.doomedText = frame.startDoomedText;
     this.doomedLink = frame.startDoomedLink;
@@ -1239,6 +1265,9 @@ function dataLanguage(attrs: AttrSource): string | undefined {
  * after the word (caption-s, caption-md) names a type style of a design system, not a caption.
  */
 const CAPTION_NAME = /(?:^|[^a-z])(?:caption|credit)s?(?![a-z0-9]|[-_](?:x*[sml]|sm|md|lg|\d)(?![a-z0-9]))/i;
+
+/** A caption's class word at the end of a camel-case name ("newsCaption", "imgCredit"). */
+const CAMEL_CAPTION = /[a-z](?:Caption|Credit)s?(?![a-z])/;
 
 function isCaptionName(cls: string | undefined): boolean {
   return cls !== undefined && CAPTION_NAME.test(cls);

@@ -1184,3 +1184,18 @@ describe('onlyMainContent: publisher pitches', () => {
     expect(md).toContain('the view that budgets matter');
   });
 });
+
+describe('onlyMainContent: inline captions', () => {
+  it('drops a caption span right after a picture, keeps one in a link and one after text', () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <div><img src="/a.jpg" alt="Council chamber"><span class="newsCaption">Members vote late on Tuesday (Image: GETTY)</span></div>
+      <p>Members will meet again next month. <span class="caption-note">The vote was close.</span></p>
+      <a href="/b"><img src="/b.jpg" alt=""><span class="caption">Library plans unveiled</span></a></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('Council chamber');
+    expect(md).not.toContain('Members vote late');
+    expect(md).toContain('The vote was close.');
+    expect(md).toContain('Library plans unveiled');
+  });
+});
