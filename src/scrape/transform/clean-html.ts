@@ -518,7 +518,7 @@ export class ContentFilter {
     frame.startDoomedText = this.doomedText;
     frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
-    if (name === 'span' && this.isImageCaption(name, attrs.get('class'))) {
+    if ((name === 'span' && this.isImageCaption(name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
       frame.spanCaption = true;
       frame.startImages = this.images;
     }
@@ -871,6 +871,15 @@ export class ContentFilter {
    */
   private isImageCaption(name: string, cls: string | undefined): boolean {
     return name === 'span' && this.onlyMain && this.inLink === 0 && this.keptText === this.imageText && cls !== undefined && (isCaptionName(cls) || CAMEL_CAPTION.test(cls));
+  }
+
+  /**
+   * A cite in a figure credits the picture's photographer or agency ("Sakib Ali/Getty Images"),
+   * as a caption does; a quotation's source is cited in a blockquote, not a figure.
+   */
+  private inFigure(): boolean {
+    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.name === 'figure') return true;
+    return false;
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */

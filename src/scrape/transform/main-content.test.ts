@@ -1198,4 +1198,14 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('The vote was close.');
     expect(md).toContain('Library plans unveiled');
   });
+
+  it('drops a cite that credits a figure, keeps a cite in the text', () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <figure><img src="/a.jpg" alt="Smoke over the city"><span><figcaption>Smoke drifts in.</figcaption><cite>Sakib Ali/Getty Images</cite></span></figure>
+      <p>As <cite>The Daily Ledger</cite> reported, members will meet again next month.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Smoke over the city');
+    expect(md).not.toContain('Sakib Ali');
+    expect(md).toContain('The Daily Ledger');
+  });
 });
