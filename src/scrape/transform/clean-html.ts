@@ -149,6 +149,8 @@ const PITCH = /^\s*(?:click here to |please )?(?:subscribe (?:to|for|now)\b|sign
 /** How much of a paragraph's opening PITCH reads, and the longest pitch. */
 const PITCH_HEAD = 96;
 const PITCH_MAX = 320;
+/** The longest italic line under a picture taken for its caption (see isItalicCaption). */
+const ITALIC_CAPTION_MAX = 200;
 /**
  * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
  * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
@@ -244,6 +246,10 @@ class Frame {
   /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it opened. */
   spanCaption = false;
   startImages = 0;
+  /** An em or i (see emText); a block that opens right after a picture, and the italic text kept when it opened (see isItalicCaption). */
+  em = false;
+  afterImage = false;
+  startEm = 0;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
   readonly md: MdMark = {
     sep: 0,
@@ -284,6 +290,8 @@ class Frame {
     this.hiddenLink = false;
     this.caption = false;
     this.spanCaption = false;
+    this.em = false;
+    this.afterImage = false;
     this.node = -1;
     return this;
   }
@@ -364,6 +372,9 @@ export class ContentFilter {
   private paraDepth = -1;
   /** Pictures kept so far, and the kept text when the last one came (see isImageCaption). */
   private images = 0;
+  /** Open em and i elements, and the text kept inside them (see isItalicCaption). */
+  private inEm = 0;
+  private emText = 0;
   private imageText = -1;
   private paraHead = '';
   private firstH1: string | undefined = undefined;
@@ -518,6 +529,11 @@ export class ContentFilter {
     frame.startDoomedText = this.doomedText;
     frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
+    frame.startEm = this.emText;
+    if (name === 'em' || name === 'i') {
+      frame.em = true;
+      this.inEm++;
+    } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) frame.afterImage = true;
     if ((name === 'span' && this.isImageCaption(name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
       frame.spanCaption = true;
       frame.startImages = this.images;
@@ -644,6 +660,7 @@ export class ContentFilter {
     this.keptText += n;
     this.tail = data.length > LABEL_MAX ? data.slice(-LABEL_MAX) : (this.tail + data).slice(-LABEL_MAX);
     if (this.paraDepth >= 0 && this.paraHead.length < PITCH_HEAD) this.paraHead += data;
+    if (this.inEm > 0) this.emText += n;
     if (this.inLink > 0) {
       this.linkText += n;
       if (this.linkWords.length <= CTA_MAX) this.linkWords += data;
@@ -675,6 +692,7 @@ export class ContentFilter {
       } else if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
       if (BLOCK.has(name)) this.atBlockStart = true;
     }
+    if (frame.em) this.inEm--;
     if (frame.link) {
       this.inLink--;
       this.longLinkAsText(frame);
@@ -704,6 +722,7 @@ export class ContentFilter {
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
         (frame.spanCaption && this.images === frame.startImages) ||
+        (frame.afterImage && this.isItalicCaption(frame)) ||
         (frame.node >= 0 && this.isLabel(frame))
       ) {
         this.truncateTo(frame);
@@ -880,6 +899,17 @@ export class ContentFilter {
   private inFigure(): boolean {
     for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.name === 'figure') return true;
     return false;
+  }
+
+  /**
+   * A short line set in italics right under a picture, with no text between them, is its caption
+   * ("<img><br><em>The best new character in 2019.</em>"), written by hand in an editor that has
+   * no caption field. A picture in it makes it a layout wrapper, and text outside the italics
+   * makes it the story's paragraph.
+   */
+  private isItalicCaption(frame: Frame): boolean {
+    const text = this.keptText - frame.startText;
+    return text > 0 && text <= ITALIC_CAPTION_MAX && this.emText - frame.startEm === text && frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */

@@ -1208,4 +1208,17 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).not.toContain('Sakib Ali');
     expect(md).toContain('The Daily Ledger');
   });
+
+  it('drops an italic line right under a picture, keeps italics in the text and after it', () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <p><img src="/a.jpg" alt="Council chamber"></p><p class="post-text"><em>Light a Wish by OGE Group</em></p>
+      <p><em>Members will meet again next month to discuss the details.</em></p>
+      <p><img src="/b.jpg" alt="Library"></p><p><em>Library</em> plans were unveiled as well.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Council chamber');
+    expect(md).not.toContain('Light a Wish');
+    expect(md).toContain('Members will meet again');
+    expect(md).toContain('plans were unveiled');
+  });
 });
+
