@@ -151,6 +151,9 @@ const PITCH_HEAD = 96;
 const PITCH_MAX = 320;
 /** The longest italic line under a picture taken for its caption (see isItalicCaption). */
 const ITALIC_CAPTION_MAX = 200;
+/** A picture's wrapper by its class words (see isWrappedCaption), and the longest caption in one. */
+const IMAGE_WRAP = /(?:^|[^a-z])(?:image|img|photo|picture|figure)(?:[-_]?(?:wrap(?:per)?|container|box|block|holder|frame))?(?![a-z])/i;
+const WRAPPED_CAPTION_MAX = 300;
 /**
  * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
  * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
@@ -249,6 +252,10 @@ class Frame {
   /** An em or i (see emText); a block that opens right after a picture, and the italic text kept when it opened (see isItalicCaption). */
   em = false;
   afterImage = false;
+  /** A block whose class names a picture's wrapper (see IMAGE_WRAP). */
+  imageWrap = false;
+  /** The block the picture right before it sits in (see isWrappedCaption). */
+  imageBlock = -1;
   startEm = 0;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
   readonly md: MdMark = {
@@ -292,6 +299,8 @@ class Frame {
     this.spanCaption = false;
     this.em = false;
     this.afterImage = false;
+    this.imageWrap = false;
+    this.imageBlock = -1;
     this.node = -1;
     return this;
   }
@@ -376,6 +385,7 @@ export class ContentFilter {
   private inEm = 0;
   private emText = 0;
   private imageText = -1;
+  private imageBlock = -1;
   private paraHead = '';
   private firstH1: string | undefined = undefined;
   private atBlockStart = true;
@@ -530,10 +540,17 @@ export class ContentFilter {
     frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
     frame.startEm = this.emText;
+    if (this.onlyMain && (name === 'div' || name === 'figure')) {
+      const cls = attrs.get('class');
+      frame.imageWrap = cls !== undefined && IMAGE_WRAP.test(cls);
+    }
     if (name === 'em' || name === 'i') {
       frame.em = true;
       this.inEm++;
-    } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) frame.afterImage = true;
+    } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) {
+      frame.afterImage = true;
+      frame.imageBlock = this.imageBlock;
+    }
     if ((name === 'span' && this.isImageCaption(name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
       frame.spanCaption = true;
       frame.startImages = this.images;
@@ -589,6 +606,7 @@ export class ContentFilter {
       this.atBlockStart = false;
       this.images++;
       this.imageText = this.keptText;
+      this.imageBlock = this.blockTop;
       if (this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
     }
     if (name === 'p' && this.onlyMain) {
@@ -722,7 +740,7 @@ export class ContentFilter {
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
         ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
         (frame.spanCaption && this.images === frame.startImages) ||
-        (frame.afterImage && this.isItalicCaption(frame)) ||
+        (frame.afterImage && (this.isItalicCaption(frame) || this.isWrappedCaption(frame))) ||
         (frame.node >= 0 && this.isLabel(frame))
       ) {
         this.truncateTo(frame);
@@ -910,6 +928,23 @@ export class ContentFilter {
   private isItalicCaption(frame: Frame): boolean {
     const text = this.keptText - frame.startText;
     return text > 0 && text <= ITALIC_CAPTION_MAX && this.emText - frame.startEm === text && frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
+  }
+
+  /**
+   * A paragraph right under a picture, beside it in a wrapper named for the picture ("<div
+   * class="image top"><img><p>Astronauts at work...</p></div>"), is its caption: the story's
+   * paragraphs are not set inside a picture's box. The picture must sit in that wrapper itself: a
+   * section named for its hero image holds the page's text after the image.
+   */
+  private isWrappedCaption(frame: Frame): boolean {
+    if (frame.name !== 'p') return false;
+    const text = this.keptText - frame.startText;
+    if (text <= 0 || text > WRAPPED_CAPTION_MAX || frame.node < 0 || this.nodes[frame.node]!.rich > 0) return false;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (f.node >= 0) return f.imageWrap && f.node === frame.imageBlock;
+    }
+    return false;
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */

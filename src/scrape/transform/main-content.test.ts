@@ -1220,5 +1220,16 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('Members will meet again');
     expect(md).toContain('plans were unveiled');
   });
+
+  it('drops a paragraph beside a picture in its wrapper, keeps paragraphs after a nested picture', () => {
+    const html = `<body><div class="story"><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <div class="image top"><img src="/a.jpg" alt="Council chamber"><p>In this file photo, members vote late on Tuesday.</p></div>
+      <div class="hero-image"><div><img src="/b.jpg" alt="Library"></div><p>Members will meet again next month to discuss the details.</p></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('Council chamber');
+    expect(md).not.toContain('members vote late');
+    expect(md).toContain('Members will meet again');
+  });
 });
 
