@@ -1174,12 +1174,14 @@ describe('onlyMainContent: publisher pitches', () => {
     const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
       <p>Follow the council on Twitter and Facebook for updates.</p>
       <p>Get Example Monthly delivered through your letterbox every month.</p>
+      <p>There is plenty more where that came from. Sign up for The Morning Brief newsletter today.</p>
       <ul><li>Subscribe to the podcast feed</li></ul>
       <p>Subscribe to the view that budgets matter, the mayor said, and you will see why the library and the buses both got more money this year than anyone on the council had expected, after a debate that ran well past midnight on Tuesday and left several members hoarse, tired and, in the end, surprisingly content with the compromise reached on transport funding and on the future of the old library.</p></article></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(ARTICLE_TEXT);
     expect(md).not.toContain('Follow the council');
     expect(md).not.toContain('letterbox');
+    expect(md).not.toContain('Morning Brief');
     expect(md).toContain('podcast feed');
     expect(md).toContain('the view that budgets matter');
   });
