@@ -791,7 +791,7 @@ const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
 /** An image as the writer writes it, `![alt](src)`; and a link left with nothing but dropped images in it. */
 const IMAGE_MD = /!\[((?:\\.|[^\\\]])*)\]\([^)\s]*\)/g;
 const DROPPED = '\u0001';
-const EMPTIED_LINK = /\[\u0001+\]\([^)\s]*\)/g;
+const EMPTIED_LINK = new RegExp(`\\[${DROPPED}+\\]\\([^)\\s]*\\)`, 'g');
 const BARE_ITEM = /^\s*(?:[-*+]|\d+[.)])?\s*$/;
 
 /**
