@@ -139,6 +139,8 @@ const LOADING_HINT = /oad|OAD/;
 const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
+/** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */
+const LABEL_BLOCKS: ReadonlySet<string> = new Set(['div', 'p', 'center', 'section', 'aside', 'figure', 'header']);
 /**
  * A paragraph that asks the reader to subscribe or follow ("Subscribe to our newsletter", "Get
  * the magazine delivered", "Follow us on Twitter") is the publisher's pitch set after or into the
@@ -392,7 +394,10 @@ export class ContentFilter {
   private atBlockStart = true;
   /** A paragraph that names a rail, and where the output stood when it closed (see pruneTeaserParagraph). */
   private railLabel: (Mark & { endChunk: number; endText: number }) | undefined = undefined;
-  /** The last characters of the text kept, LABEL_MAX of them (see isLabel). */
+  /**
+   * The text kept since the last block opened or closed, while it is at most LABEL_MAX long: a
+   * short block's own text when it closes (see isLabel), less than its text when it held blocks.
+   */
   private tail = '';
   /**
    * Inline elements side by side with no space between them in the source
@@ -567,6 +572,7 @@ export class ContentFilter {
     }
     if (BLOCK.has(name)) {
       this.atBlockStart = true;
+      if (!VOID_ELEMENTS.has(name)) this.tail = '';
       if (this.onlyMain && !VOID_ELEMENTS.has(name)) {
         frame.node = this.nodes.length;
         const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
@@ -677,7 +683,8 @@ export class ContentFilter {
       this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
     }
     this.keptText += n;
-    this.tail = data.length > LABEL_MAX ? data.slice(-LABEL_MAX) : (this.tail + data).slice(-LABEL_MAX);
+    // Only a short block's text is ever read back, so the tail stops growing past that.
+    if (this.tail.length <= LABEL_MAX) this.tail += data;
     if (this.paraDepth >= 0 && this.paraHead.length < PITCH_HEAD) this.paraHead += data;
     if (this.inEm > 0) this.emText += n;
     if (this.inLink > 0) {
@@ -789,6 +796,7 @@ export class ContentFilter {
       this.droppedProse = 0;
     }
     if (depth === this.includeDepth) this.includeDepth = -1;
+    if (BLOCK.has(name) && !VOID_ELEMENTS.has(name)) this.tail = '';
   }
 
   finish(): ContentResult {
@@ -950,8 +958,10 @@ export class ContentFilter {
 
   /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */
   private isLabel(frame: Frame): boolean {
+    // A heading, a list's item or term and a table's cell with such a word are the text's.
+    if (!LABEL_BLOCKS.has(frame.name)) return false;
     const text = this.keptText - frame.startText;
-    // (The tail is emptied when the output is cut back: it then holds less than the block's text.)
+    // (The tail is emptied when a block opens or closes: it then holds less than the block's text.)
     if (text <= 0 || text > LABEL_MAX || this.tail.length < text) return false;
     const t = this.tail.slice(-text);
     return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && SLIDE_CONTROL.test(t));
