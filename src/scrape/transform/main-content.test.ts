@@ -563,12 +563,15 @@ describe('content scoring', () => {
   it("drops an ad slot's label left between paragraphs, and keeps the word in a sentence", () => {
     const html = `<body><article><h1>Story</h1><p>${prose(1)}</p>
       <div class="slot-wrapper"><div class="slot-label">Advertisement</div><div class="slot"></div></div><p>${prose(2)}</p>
-      <center><span>Anzeige</span><br></center><p>${prose(3)}</p><p>Advertisement</p><p>Advertisement revenue fell.</p></article></body>`;
+      <center><span>Anzeige</span><br></center><p>${prose(3)}</p><p>Advertisement</p><p>Advertisement revenue fell.</p>
+      <table><tr><th>Plan</th><th>Extras</th></tr><tr><td>Free</td><td>Ads</td></tr><tr><td>Plus</td><td>No ads</td></tr></table></article></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(3));
     expect(md).not.toMatch(/^Advertisement$/m);
     expect(md).not.toContain('Anzeige');
     expect(md).toContain('Advertisement revenue fell.');
+    // A table's cell with the word is the table's.
+    expect(md).toContain('| Free | Ads |');
   });
 
   it("drops a gallery's counter and text buttons, and keeps such words as headings, terms and links", () => {
