@@ -4,7 +4,7 @@
  * Anything else returns undefined and the page transform handles it as before.
  */
 import type { Document } from '../scrape/document.js';
-import type { ScrapeOptions } from '../scrape/options.js';
+import { pageTransform, type ScrapeOptions } from '../scrape/options.js';
 import type { FetchResult } from '../scrape/types.js';
 import { parserSettings } from './parsers.js';
 import type { DocumentParser, ParsedFile } from './service.js';
@@ -21,19 +21,13 @@ export async function parseFetched(parser: DocumentParser, result: FetchResult, 
   if (isUnsupported(sniffed) || sniffed.kind === 'html' || sniffed.kind === 'text' || sniffed.kind === 'markdown') return undefined;
   const settings = parserSettings(o.parsers);
   if (sniffed.kind === 'image' && !settings.image) return undefined;
-  const want = new Set(o.formats.map((f) => f.type));
+  const { opts, wants } = pageTransform(o);
   return parser.parse(
     { body: result.body, contentType: result.contentType, filename, sniffed },
     {
       settings,
-      wants: { markdown: want.has('markdown'), html: want.has('html'), links: want.has('links'), images: want.has('images') },
-      transform: {
-        baseUrl: result.url,
-        onlyMainContent: o.onlyMainContent,
-        includeTags: o.includeTags ?? [],
-        excludeTags: o.excludeTags ?? [],
-        removeBase64Images: o.removeBase64Images,
-      },
+      wants,
+      transform: { ...opts, baseUrl: result.url },
       deadline: Date.now() + Math.max(MIN_PARSE_MS, o.timeout - result.timings.totalMs),
     },
   );

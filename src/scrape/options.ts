@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parsersSchema } from '../parse/parsers.js';
 import { actionsSchema, MAX_TOTAL_WAIT_MS, totalWaitMs, type Action } from './engines/browser/action-schema.js';
 import { selectorIsValid } from './selectors.js';
+import type { PageTransform } from './types.js';
 
 export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'screenshot', 'changeTracking'] as const;
 /** Formats of the interface whose behaviour a later feature brings. */
@@ -210,4 +211,13 @@ export function pendingFeatures(o: ScrapeOptions): PendingUse[] {
     }
   });
   return out;
+}
+
+/** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
+export function pageTransform(o: ScrapeOptions): PageTransform {
+  const want = (t: string) => o.formats.some((f) => f.type === t);
+  return {
+    opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
+    wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
+  };
 }

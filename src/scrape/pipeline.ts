@@ -17,11 +17,11 @@ import { applyParsed, parseFetched } from '../parse/scrape.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, looksBlocked, needsJavaScript } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
-import { pendingFeatures, type ScrapeOptions } from './options.js';
+import { pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
-import type { BrowserStorageState, Engine, FetchResult, PageTransform } from './types.js';
+import type { BrowserStorageState, Engine, FetchResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
 const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -332,15 +332,6 @@ export class Scraper {
 }
 
 const inlineTransformer = createTransformer(0);
-
-/** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
-function pageTransform(o: ScrapeOptions): PageTransform {
-  const want = (t: string) => o.formats.some((f) => f.type === t);
-  return {
-    opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
-    wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
-  };
-}
 
 /** Two requests share a cache entry when they would produce the same Document. */
 function cacheKeyFor(url: string, o: ScrapeOptions): string {
