@@ -78,6 +78,8 @@ const LINK_DENSITY_MAX = 0.5;
 const LINK_BLOCK_MIN_PROSE = 200;
 /** A paragraph at least this long with at least this share of link text is a teaser (see pruneTeaserParagraph). */
 const TEASER_MIN_TEXT = 30;
+/** Where a paragraph is an item's own text, not a paragraph of the flow: a list's item, a definition, a table's cell. */
+const ITEM_PARTS: ReadonlySet<string> = new Set(['li', 'td', 'th', 'dd']);
 const TEASER_LINK_SHARE = 0.8;
 /** ... and this much text outside links before it in its parent (it stands between paragraphs). */
 const TEASER_CONTEXT = 100;
@@ -1019,10 +1021,8 @@ export class ContentFilter {
   private pruneTeaserParagraph(frame: Frame): void {
     const text = this.keptText - frame.startText;
     if (text < TEASER_MIN_TEXT) return;
-    // The paragraph has left the stack: its parent is on top.
-    let parent: Frame | undefined;
-    for (let i = this.stack.length - 1; i >= 0 && parent === undefined; i--) if (this.stack[i]!.emitted) parent = this.stack[i];
-    if (parent === undefined || parent.name === 'li' || parent.name === 'td' || parent.name === 'th' || parent.name === 'dd') return;
+    const parent = this.emittedParent();
+    if (parent === undefined || ITEM_PARTS.has(parent.name)) return;
     // Between paragraphs: the text before it in its parent is prose, not a card's linked title.
     if (frame.startText - parent.startText - (frame.startLink - parent.startLink) < TEASER_CONTEXT) return;
     if ((this.linkText - frame.startLink) / text < TEASER_LINK_SHARE) return;
@@ -1036,10 +1036,15 @@ export class ContentFilter {
   private isPitch(frame: Frame): boolean {
     const text = this.keptText - frame.startText;
     if (text <= 0 || text > PITCH_MAX || this.paraDepth < 0) return false;
-    let parent: Frame | undefined;
-    for (let i = this.stack.length - 1; i >= 0 && parent === undefined; i--) if (this.stack[i]!.emitted) parent = this.stack[i];
-    if (parent !== undefined && (parent.name === 'li' || parent.name === 'td' || parent.name === 'th' || parent.name === 'dd')) return false;
+    const parent = this.emittedParent();
+    if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
     return PITCH.test(this.paraHead);
+  }
+
+  /** The innermost written element around a block that has just left the stack. */
+  private emittedParent(): Frame | undefined {
+    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.emitted) return this.stack[i];
+    return undefined;
   }
 
   /** Remembers a just-closed paragraph that names a rail (see pruneTeaserParagraph). */
