@@ -117,7 +117,13 @@ export function requoteRaw(raw: string): string {
   return raw.includes('"') ? raw.replace(/"/g, '&quot;') : raw;
 }
 
+/**
+ * Whitespace to collapse into one space: runs, and any single whitespace but a space (matching
+ * each single space between words too would cost a replacement per word).
+ */
+export const COLLAPSIBLE_SPACE = /\s{2,}|[^\S ]/g;
+
 /** Whitespace-collapsed, trimmed, decoded text. */
 export function cleanText(raw: string): string {
-  return decodeText(raw).replace(/\s+/g, ' ').trim();
+  return decodeText(raw).replace(COLLAPSIBLE_SPACE, ' ').trim();
 }

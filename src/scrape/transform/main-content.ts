@@ -3,7 +3,7 @@
  * landmark (main / article) to narrow the page to. The rules only look at an element's own tag
  * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
  */
-import type { AttrSource } from './html-util.js';
+import { type AttrSource, COLLAPSIBLE_SPACE } from './html-util.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
@@ -310,9 +310,28 @@ const RAIL_HEADING_INTL =
  */
 const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think)$/iu;
 
+/** A rail heading is a few words; longer text is not tried against the patterns. */
+const RAIL_HEADING_MAX = 60;
+
 export function isRailHeading(text: string): boolean {
-  const t = text.replace(/[\s:.…!]+$/u, '').replace(/\s+/g, ' ').replace(/’/g, "'").trim();
-  return t.length > 0 && t.length <= 60 && (RAIL_HEADING.test(t) || RAIL_HEADING_INTL.test(t) || DISCUSSION_HEADING.test(t));
+  const t = withoutTrailingMarks(text).replace(COLLAPSIBLE_SPACE, ' ').trim();
+  if (t.length === 0 || t.length > RAIL_HEADING_MAX) return false;
+  const u = t.replace(/’/g, "'");
+  return RAIL_HEADING.test(u) || RAIL_HEADING_INTL.test(u) || DISCUSSION_HEADING.test(u);
+}
+
+/** The text without the colons, stops, ellipses, exclamation marks and spaces it ends in. */
+function withoutTrailingMarks(text: string): string {
+  let end = text.length;
+  for (; end > 0; end--) {
+    const c = text.charCodeAt(end - 1);
+    if (c !== 58 && c !== 46 && c !== 0x2026 && c !== 33 && !isWhitespace(c)) break;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}
+
+function isWhitespace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/u.test(String.fromCharCode(c)));
 }
 
 /**

@@ -50,18 +50,46 @@ export type Resolver = (value: string, decoded?: boolean) => string | undefined;
  */
 export function makeResolver(base: URL | undefined): Resolver {
   const cache = new Map<string, string | undefined>();
+  const simple = base !== undefined ? simpleJoiner(base) : undefined;
   return (input: string, decoded = false) => {
     const value = (decoded ? input : decodeAttr(input)).trim();
     if (!value) return undefined;
     let hit = cache.get(value);
     if (hit !== undefined || cache.has(value)) return hit;
-    try {
-      hit = new URL(value, base).href;
-    } catch {
-      hit = undefined;
+    hit = simple?.(value);
+    if (hit === undefined) {
+      try {
+        hit = new URL(value, base).href;
+      } catch {
+        hit = undefined;
+      }
     }
     cache.set(value, hit);
     return hit;
+  };
+}
+
+/**
+ * A file name in the base's directory ("tutorial.html#intro") or a fragment of the page itself,
+ * in characters no part of a URL escapes or treats specially: the most common links of all, which
+ * need no parser (one costs about as much as the rest of the link's handling).
+ */
+const SIMPLE_FILE = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]*(?:#[A-Za-z0-9._~:-]*)?$/;
+const SIMPLE_FRAGMENT = /^#[A-Za-z0-9._~:-]*$/;
+
+/** Joins simple references (see SIMPLE_FILE) to an http(s) base by hand; undefined for any other. */
+function simpleJoiner(base: URL): ((value: string) => string | undefined) | undefined {
+  // (A base with an empty query, "page?", is left to the parser, which drops the mark.)
+  if ((base.protocol !== 'http:' && base.protocol !== 'https:') || (base.search === '' && base.href.includes('?'))) return undefined;
+  // (An empty fragment, "page#", has no `hash`: cut at the mark.)
+  const hash = base.href.indexOf('#');
+  const page = hash < 0 ? base.href : base.href.slice(0, hash);
+  const query = page.indexOf('?');
+  const path = query < 0 ? page : page.slice(0, query);
+  const dir = path.slice(0, path.lastIndexOf('/') + 1);
+  return (value) => {
+    if (value.charCodeAt(0) === 35) return SIMPLE_FRAGMENT.test(value) ? page + value : undefined;
+    return SIMPLE_FILE.test(value) ? dir + value : undefined;
   };
 }
 
