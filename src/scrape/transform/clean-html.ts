@@ -30,7 +30,7 @@ import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, wit
 import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter, withoutRepeatedImages, withoutRepeatedLines } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
-import type { Resolver } from './url.js';
+import { type Resolver, isHttp } from './url.js';
 
 export interface ContentOptions {
   onlyMainContent: boolean;
@@ -132,8 +132,15 @@ const MENU_SHAPE = /menu|nav|dropdown/i;
 // ellipsis ("Loading dock" is a heading like any other).
 const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…)|(?:\s+[\p{L}_-]+){1,2}\s*(?:\.{3}|…))?\s*$/iu;
 const LOADING_MAX = 40;
-/** A cheap test first: most short texts are not placeholders. */
-const LOADING_HINT = /oad|OAD/;
+/** A cheap test first, on the first letter: most short texts are not placeholders. */
+function mayBeLoading(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 127) return true;
+    if (c !== 32 && (c < 9 || c > 13)) return (c | 32) === 108;
+  }
+  return false;
+}
 /**
  * The label an ad slot shows above or inside it ("Advertisement", "Anzeige", "Publicidade"): a
  * block holding only that word is the slot's, left behind when its script-filled ad is not.
@@ -660,7 +667,7 @@ export class ContentFilter {
     if (this.softDrop >= 0) return;
     // "Loading..." is a script's placeholder for content it had not fetched when the page was
     // saved: no reader sees it once the page is up.
-    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && LOADING_HINT.test(data) && LOADING.test(data)) return;
+    if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && mayBeLoading(data) && LOADING.test(data)) return;
     if (this.inPre === 0) {
       let i = 0;
       while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
@@ -1293,7 +1300,7 @@ export class ContentFilter {
   /** Absolute link target, or undefined for script URLs that must not survive into output. */
   private linkTarget(raw: string): string | undefined {
     const url = this.resolve(raw);
-    if (url === undefined || SCRIPT_URL.test(url)) return undefined;
+    if (url === undefined || (!isHttp(url) && SCRIPT_URL.test(url))) return undefined;
     return url;
   }
 

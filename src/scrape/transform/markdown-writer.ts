@@ -884,7 +884,7 @@ export function withoutRepeatedLines(md: string): string {
     }
     if (fence) continue;
     const key = lineText(line);
-    if (key === '' || key.charCodeAt(0) === 124 || LIST_ITEM.test(key)) continue;
+    if (key === '' || key.charCodeAt(0) === 124 || isListItemLine(key)) continue;
     keys[i] = key;
     ordinal[i] = nth++;
     const first = firstAt.get(key);
@@ -936,6 +936,12 @@ export function withoutRepeatedLines(md: string): string {
     out.push(line);
   }
   return out.join('\n');
+}
+
+/** Whether a line opens a list item (only one that starts with a marker or a digit can). */
+function isListItemLine(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return (c === 45 || c === 42 || c === 43 || (c >= 48 && c <= 57)) && LIST_ITEM.test(line);
 }
 
 /** A line's text without indentation and the marks of a heading or a quote (the twin of a quoted post is the post). */

@@ -118,6 +118,15 @@ function showsPhrase(text: string, phrase: string): boolean {
 }
 
 const FENCE = /^(?:[ ]*>)*[ ]*(`{3,}|~{3,})/;
+
+/** Whether a line may open or close a fence (see FENCE): its first mark past spaces and quote markers is a backtick or a tilde. */
+function mayBeFence(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 62) return c === 96 || c === 126;
+  }
+  return false;
+}
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[((?:\\.|[^\]\\])*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
@@ -128,7 +137,7 @@ const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
  * base64 images by their alt text. Lines inside fenced code are left as they are.
  */
 export function postprocessMarkdown(md: string, removeBase64Images: boolean): string {
-  if (removeBase64Images && md.includes('](')) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
+  if (removeBase64Images && md.includes('data:')) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
   if (md.includes('![')) md = dropRepeatedAlt(md);
   // A stray XML prolog can reach the converter when a caller skips the cleaning pass.
   md = md.replace(/^\s*\?xml[^\n]*\?>\s*/, '');
@@ -140,7 +149,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
   let closedFence = false;
   for (const raw of lines) {
     // Cheap character checks first: most lines have no trailing blanks, fence or quote marker.
-    const mayFence = raw.includes('```') || raw.includes('~~~');
+    const mayFence = mayBeFence(raw);
     if (fence !== null) {
       out.push(raw);
       const m = mayFence ? FENCE.exec(raw) : null;
