@@ -149,11 +149,15 @@ export function runMarkdownBench(options: MarkdownBenchOptions = {}): MarkdownBe
   // untimed pass over the whole corpus (the slow baselines get a shorter warm-up).
   for (const c of all) for (const html of c.rounds === 'many' ? pages : pages.slice(0, 30)) c.convert(html);
   // Rounds of the fast rows are interleaved so that load from other processes hits them alike.
+  // One forced collection before them, not one per pass: a full collection while no page is
+  // being converted lets V8 drop the hidden classes of the converter's per-page objects, and the
+  // JS code optimised against them is thrown away (about 70 functions each time) and compiled
+  // again during the next pass, which a server converting pages all day never goes through.
   const passes = new Map<string, ReturnType<typeof timePass>[]>();
   const fast = all.filter((c) => c.rounds === 'many');
+  gc();
   for (let r = 0; r < rounds; r++) {
     for (const c of fast) {
-      gc();
       const list = passes.get(c.name) ?? [];
       list.push(timePass(pages, c.convert));
       passes.set(c.name, list);
