@@ -214,6 +214,36 @@ const BLOCK: ReadonlySet<string> = new Set([
 
 const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
+// Which of the sets above a tag belongs to, as bits looked up once per element: the sets are
+// consulted a dozen times for each of a page's elements.
+const IS_BLOCK = 1;
+const IS_VOID = 2;
+const IS_GAP_INLINE = 4;
+const IS_CODE_INLINE = 8;
+const IS_NON_CONTENT = 16;
+const IS_UNWRAP = 32;
+const IS_SUBHEADING = 64;
+const IS_LINK_BLOCK = 128;
+const tagBits = new Map<string, number>();
+
+function tagBitsOf(name: string): number {
+  let bits = tagBits.get(name);
+  if (bits === undefined) {
+    bits =
+      (BLOCK.has(name) ? IS_BLOCK : 0) |
+      (VOID_ELEMENTS.has(name) ? IS_VOID : 0) |
+      (GAP_INLINE.has(name) ? IS_GAP_INLINE : 0) |
+      (CODE_INLINE.has(name) ? IS_CODE_INLINE : 0) |
+      (NON_CONTENT_TAGS.has(name) ? IS_NON_CONTENT : 0) |
+      (UNWRAP.has(name) ? IS_UNWRAP : 0) |
+      (HEADINGS.has(name) ? IS_SUBHEADING : 0) |
+      (LINK_BLOCKS.has(name) ? IS_LINK_BLOCK : 0);
+    // Custom elements have names of their own; the table stays bounded on hostile pages.
+    if (tagBits.size < 1024) tagBits.set(name, bits);
+  }
+  return bits;
+}
+
 const SCRIPT_URL = /^[\s\p{Cc}]*(?:javascript|vbscript):/iu;
 
 function isHtmlSpace(c: number): boolean {
@@ -237,6 +267,8 @@ interface Mark {
 /** Per-open-element state; restored when the element closes. Frames are reused by depth. */
 class Frame {
   name = '';
+  /** The tag's bits (see tagBitsOf). */
+  bits = 0;
   emitted = false;
   candidate: Candidate | undefined = undefined;
   langSet = false;
@@ -294,8 +326,9 @@ class Frame {
   startCandidate = 0;
   node = -1;
 
-  reset(name: string): this {
+  reset(name: string, bits: number): this {
     this.name = name;
+    this.bits = bits;
     this.emitted = false;
     this.candidate = undefined;
     this.langSet = false;
@@ -436,10 +469,11 @@ export class ContentFilter {
     if (name === 'style' || name === 'script') this.inStyleOrScript = true;
     // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
     if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
-    if (this.inlineGap !== 0) this.inlineGap = GAP_INLINE.has(name) ? 2 : 0;
-    if (CODE_INLINE.has(name)) this.inCode++;
+    const bits = tagBitsOf(name);
+    if (this.inlineGap !== 0) this.inlineGap = bits & IS_GAP_INLINE ? 2 : 0;
+    if (bits & IS_CODE_INLINE) this.inCode++;
     const depth = this.stack.length;
-    const frame = (this.pool[depth] ??= new Frame()).reset(name);
+    const frame = (this.pool[depth] ??= new Frame()).reset(name, bits);
     this.stack.push(frame);
     if (name === 'nav' || name === 'footer' || name === 'aside') {
       frame.navLike = true;
@@ -462,7 +496,7 @@ export class ContentFilter {
       this.includeDepth = depth;
     }
     if (
-      (NON_CONTENT_TAGS.has(name) && !(this.lenient && name === 'noscript')) ||
+      (bits & IS_NON_CONTENT && !(this.lenient && name === 'noscript')) ||
       (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
       this.hardDrop = depth;
       this.droppingNoscript = name === 'noscript';
@@ -541,7 +575,7 @@ export class ContentFilter {
       // A price tells a product's buy box from other blocks around a title (see content-score's pick).
       if (cls !== undefined && this.blockTop >= 0 && PRICE_HINT.test(cls)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
-      if (this.md !== undefined && UNWRAP.has(name) && !this.isImageCaption(name, cls)) return;
+      if (this.md !== undefined && bits & IS_UNWRAP && !this.isImageCaption(name, cls)) return;
     }
 
     frame.emitted = true;
@@ -579,10 +613,10 @@ export class ContentFilter {
       frame.linkOuterNode = this.blockTop;
       frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
     }
-    if (BLOCK.has(name)) {
+    if (bits & IS_BLOCK) {
       this.atBlockStart = true;
-      if (!VOID_ELEMENTS.has(name)) this.tail = '';
-      if (this.onlyMain && !VOID_ELEMENTS.has(name)) {
+      if (!(bits & IS_VOID)) this.tail = '';
+      if (this.onlyMain && !(bits & IS_VOID)) {
         frame.node = this.nodes.length;
         const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
         this.nodes.push({
@@ -630,7 +664,7 @@ export class ContentFilter {
       this.paraHead = '';
     }
     if (name === 'h1') this.h1Kept++;
-    else if (this.onlyMain && this.headCapture < 0 && HEADINGS.has(name)) {
+    else if (this.onlyMain && this.headCapture < 0 && bits & IS_SUBHEADING) {
       this.headCapture = depth;
       this.headBuf = '';
       this.headStartText = this.keptText;
@@ -716,16 +750,17 @@ export class ContentFilter {
     if (name === 'style' || name === 'script') this.inStyleOrScript = false;
     const frame = this.stack.pop();
     if (frame === undefined) return;
-    if (CODE_INLINE.has(frame.name)) this.inCode--;
-    this.inlineGap = GAP_INLINE.has(name) && this.md !== undefined && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
+    const bits = frame.bits;
+    if (bits & IS_CODE_INLINE) this.inCode--;
+    this.inlineGap = bits & IS_GAP_INLINE && this.md !== undefined && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
     const depth = this.stack.length;
     if (frame.emitted) {
       if (this.md !== undefined) this.md.close();
       else if (frame.link && this.isEmptyLink(frame)) {
         // A link with nothing to show (an icon font, a share button) renders as nothing.
         this.out[frame.startChunk] = '';
-      } else if (!VOID_ELEMENTS.has(name)) this.out.push(closeTagFor(name));
-      if (BLOCK.has(name)) this.atBlockStart = true;
+      } else if (!(bits & IS_VOID)) this.out.push(closeTagFor(name));
+      if (bits & IS_BLOCK) this.atBlockStart = true;
     }
     if (frame.em) this.inEm--;
     if (frame.link) {
@@ -742,7 +777,7 @@ export class ContentFilter {
       node.links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);
       node.all = this.keptText - frame.startText;
       node.allLinks = this.linkText - frame.startLink;
-      if (name === 'h1' || HEADINGS.has(name)) node.rich++;
+      if (name === 'h1' || bits & IS_SUBHEADING) node.rich++;
       if (node.last >= 0) this.repeatedItems(frame.node);
       this.blockTop = node.parent;
     }
@@ -805,7 +840,7 @@ export class ContentFilter {
       this.droppedProse = 0;
     }
     if (depth === this.includeDepth) this.includeDepth = -1;
-    if (BLOCK.has(name) && !VOID_ELEMENTS.has(name)) this.tail = '';
+    if ((bits & (IS_BLOCK | IS_VOID)) === IS_BLOCK) this.tail = '';
   }
 
   finish(): ContentResult {
@@ -1081,7 +1116,7 @@ export class ContentFilter {
       this.pruneTeaserParagraph(frame);
       return this.noteRailLabel(frame);
     }
-    if (!LINK_BLOCKS.has(frame.name)) return;
+    if (!(frame.bits & IS_LINK_BLOCK)) return;
     const text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
     if (text <= 0) return;
     const links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);
