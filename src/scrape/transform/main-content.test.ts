@@ -830,6 +830,19 @@ describe('content scoring', () => {
     expect(md).toContain('Jojoba seed oil');
     expect(md).not.toContain('sign-up form');
   });
+  it("keeps a tab panel hidden with the hidden attribute (another language's code), and drops a popover (a prompt shown on request)", () => {
+    const html = `<body><main><h1>Send a message</h1><p>${prose(1)}</p>
+      <div role="tablist"><button role="tab">Python</button><button role="tab">Node.js</button></div>
+      <div role="tabpanel"><p>Install the Python library with pip before you run the example.</p></div>
+      <div role="tabpanel" hidden><p>Install the Node.js library with npm before you run the example.</p></div>
+      <div popover id="push-prompt"><p>Allow notifications in your browser settings to hear about replies.</p></div>
+      <p hidden>A hidden paragraph no control shows.</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Install the Python library');
+    expect(md).toContain('Install the Node.js library');
+    expect(md).not.toContain('Allow notifications');
+    expect(md).not.toContain('no control shows');
+  });
   it('does not narrow to a <main> when a longer body of prose sits outside it (a category description after the grid)', () => {
     const card = (n: number) => `<li class="product"><a href="/p/${n}"><img src="/p${n}.jpg" alt=""><h3>Gas grill model ${n}, three burners, stainless steel lid</h3></a><span class="price">$${n}99.00</span></li>`;
     const about = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<p>${prose(n)}</p>`).join('');

@@ -147,7 +147,11 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     if (r === 'main') return undefined;
     if (BOILERPLATE_ROLES.has(r) && (r !== 'banner' || !inContent)) return `role:${r}`;
   }
-  if (attrs.get('hidden') !== undefined && !isStreamedBoundary(attrs)) return 'hidden';
+  // A popover (the HTML attribute) is shown on top of the page when a control asks for it: a
+  // menu, a search box, a prompt, like a dialog.
+  if (attrs.get('popover') !== undefined) return 'popover';
+  // A hidden tab or accordion panel is one click away, as the collapsed ones below.
+  if (attrs.get('hidden') !== undefined && !isStreamedBoundary(attrs) && !isCollapsedPanel(attrs)) return 'hidden';
   if (attrs.get('aria-hidden') === 'true' && !isCollapsedPanel(attrs)) return 'aria-hidden';
   const style = attrs.get('style');
   if (style !== undefined && HIDDEN_STYLE.test(style) && !isCollapsedPanel(attrs)) return 'hidden-style';
