@@ -14,7 +14,9 @@ const LANG_TOKEN = /^(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,40
  * wrapper, GitHub's `highlight-source-x`, or pandoc's `sourceCode x`.
  */
 export function codeLanguage(classAttr: string | undefined): string | undefined {
-  if (!classAttr) return undefined;
+  // Every convention below has one of these words in it; most class lists (a manual's "literal")
+  // have none and are not split.
+  if (!classAttr || !(classAttr.includes('lang') || classAttr.includes('highlight') || classAttr.includes('sourceCode'))) return undefined;
   const tokens = classAttr.trim().split(/\s+/);
   for (const t of tokens) {
     const m = LANG_TOKEN.exec(t);
