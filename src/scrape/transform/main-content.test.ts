@@ -820,6 +820,13 @@ describe('content scoring', () => {
     expect(md).toContain('every plan can be paid monthly');
     expect(md).not.toContain('Decorative duplicate');
   });
+  it('keeps a hidden tab pane spelt with a separator: a product\'s specifications wait behind their tab', () => {
+    const html = `<body><div><h1>Graphics card</h1><p>${prose(1)}</p><div class="tab-content">
+      <div class="tab-pane active"><p>${prose(2)}</p></div>
+      <div class="tab-pane" style="display:none"><table><tr><th>Boost clock</th><td>2580 MHz</td></tr></table></div></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('2580 MHz');
+  });
   it('keeps a collapsed FAQ answer or toggle content: hidden only until the question or the toggle is clicked', () => {
     const html = `<body><div><p>${prose(1)}</p><div class="faq"><h3>Is the pack waterproof?</h3>
       <div class="faq__answer" style="display: none"><p>Yes: the fabric is coated and a rain cover comes with it.</p></div>

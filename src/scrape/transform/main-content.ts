@@ -115,8 +115,9 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 const MAYBE_FURNITURE = /recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
-// the same kind of panel: hidden until the question or the toggle is clicked.
-const PANEL_NAME = /panel|accordion|collaps|tabpane|tab-content|expand|answer|toggle[-_]*content/i;
+// the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
+// spelt with a separator as often as without ("tab-pane", as the common CSS frameworks name it).
+const PANEL_NAME = /panel|accordion|collaps|tab[-_]?pane|tab-content|expand|answer|toggle[-_]*content/i;
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
