@@ -1132,8 +1132,9 @@ export class ContentFilter {
       }
       // A card (a linked title over an image, a heading) may be one item of such a grid, which
       // only its parent can tell: it is left in place, marked, and left out later unless its
-      // parent turns out to hold a series of them.
-      if (node.parent >= 0 && (node.rich > 0 || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
+      // parent turns out to hold a series of them. A linked title with a price is a card too,
+      // though its picture sits beside it (a chart's entry): menus name no prices.
+      if (node.parent >= 0 && (node.rich > 0 || node.priced || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
         node.doomed = true;
         this.doomedText += text;
         this.doomedLink += links;

@@ -480,6 +480,11 @@ export function introBefore(nodes: readonly BlockNode[], from: number): number {
 const RAIL_CARDS = 3;
 const RAIL_SHARE = 0.5;
 const RAIL_TEXT_SHARE = 0.5;
+/**
+ * ... and at most this much text per child on average: a card names a product and its price; a
+ * buying guide's pick, priced too, goes on to review it at length.
+ */
+const RAIL_ITEM_TEXT = 1000;
 
 const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);
 
@@ -510,7 +515,7 @@ function keep(
       kids++;
       if (k.priced && k.allLinks > 0) cards++;
     }
-    return cards >= RAIL_CARDS && cards >= RAIL_SHARE * kids && text[at]! <= RAIL_TEXT_SHARE * text[best]!;
+    return cards >= RAIL_CARDS && cards >= RAIL_SHARE * kids && text[at]! <= RAIL_TEXT_SHARE * text[best]! && text[at]! <= RAIL_ITEM_TEXT * kids;
   };
   // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
   // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,

@@ -741,6 +741,24 @@ describe('content scoring', () => {
     expect(md).not.toContain('$25.00');
   });
 
+  it('keeps a chart\'s entries whose title and price are links beside a picture of their own', () => {
+    const entry = (n: number) => `<li class="entry"><a aria-hidden="true" href="/b/${n}"><div><img src="/b${n}.jpg" alt="Book ${n}"></div></a>
+      <div><a href="/b/${n}">The long night of book number ${n}</a><div>Author ${n}</div><a href="/b/${n}"><div><span class="price">$1${n}.40</span></div></a></div>
+      <div>${n + 2} formats available</div></li>`;
+    const html = `<body><main><h1>Best sellers in books</h1><ol>${[1, 2, 3, 4, 5].map(entry).join('')}</ol></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['The long night of book number 1', 'Author 3', '$15.40']) expect(md).toContain(kept);
+  });
+
+  it('keeps a buying guide\'s priced picks, each reviewed at length, as the guide\'s own text', () => {
+    const pick = (n: number) => `<li class="pick"><h2>Pick ${n}</h2><div class="buy"><a href="/shop/${n}">Shop at the store</a><span class="price"><a href="/shop/${n}">$${n}9.99</a></span></div>
+      ${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((k) => `<p>Pick ${n}, note ${k}: ${prose(k)}</p>`).join('')}</li>`;
+    const html = `<body><article><h1>The best kettles</h1><p>${prose(9)}</p><ul class="picks">${[1, 2, 3].map(pick).join('')}</ul>
+      <div class="method">${Array.from({ length: 40 }, (_, i) => i + 1).map((k) => `<p>Method ${k}: ${prose(k)}</p>`).join('')}</div></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Pick 2, note 5');
+  });
+
   it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
