@@ -235,10 +235,17 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // A series of items is the content only where it outweighs the page's prose (a listing, a
   // shop's category); beside an article it is a teaser rail, pruned as before.
   let items = 0;
+  let series = -1;
   for (let i = from; i < to; i++) {
     const n = nodes[i]!;
-    if (n.items > items && !(useHints && n.hint < 0)) items = n.items;
+    if (n.items > items && !(useHints && n.hint < 0)) {
+      items = n.items;
+      series = i;
+    }
   }
+  // A product's page (its title in a priced box of its own) is not a listing: a series of priced
+  // cards beside that box is a rail of other products however little prose the page has.
+  if (items > 0 && nodes[series]!.priced && buyBoxApart(nodes, from, to, series)) items = 0;
   const prose = useHints ? unhinted : unhinted + hinted;
   const useItems = items > 0 && items >= ITEM_PROSE_RATIO * prose;
   // A series close to that (a category's grid beside its buying guide, a blog index beside its
@@ -257,6 +264,27 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     }
   }
   return pick(nodes, from, to, childProse, useHints, useItems, bodiless);
+}
+
+/**
+ * Whether the range's first title sits in a priced box (its highest ancestor with at most
+ * BOX_TEXT of text, at most BOX_LINK_SHARE of it links) that neither holds the series at
+ * `series` nor sits inside it: a product's buy box.
+ */
+function buyBoxApart(nodes: readonly BlockNode[], from: number, to: number, series: number): boolean {
+  let h1 = -1;
+  for (let i = from; i < to && h1 < 0; i++) if (nodes[i]!.name === 'h1' && !nodes[i]!.doomed && !nodes[i]!.linky) h1 = i;
+  if (h1 < 0) return false;
+  const s = nodes[series]!;
+  let box = h1;
+  for (let q = nodes[h1]!.parent; q >= from; q = nodes[q]!.parent) {
+    const n = nodes[q]!;
+    if (n.text > BOX_TEXT || n.links > BOX_LINK_SHARE * n.text || (n.startChunk <= s.startChunk && s.endChunk <= n.endChunk)) break;
+    box = q;
+  }
+  const b = nodes[box]!;
+  const apart = b.endChunk <= s.startChunk || s.endChunk <= b.startChunk;
+  return b.priced && apart;
 }
 
 /** Both selections' ranges, merged. */

@@ -759,6 +759,16 @@ describe('content scoring', () => {
     expect(md).toContain('Pick 2, note 5');
   });
 
+  it('leaves out priced cards beside a product\'s buy box though the page has next to no prose', () => {
+    const card = (n: number) => `<li class="acc"><a href="/p/${n}"><img src="/p${n}.jpg" alt=""></a>
+      <a href="/p/${n}">Luggage tag model ${n} in black</a><div class="price">$${n}5.00</div></li>`;
+    const html = `<body><main><div class="buy-box"><h1>Light roadcase</h1><div>Special order</div><div class="price">$1,772.00</div>
+      <p>A padded case for four lights, on wheels, with a lid that locks.</p></div><div class="extras"><h4>Add to your order</h4><ul>${[1, 2, 3].map(card).join('')}</ul></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Light roadcase', '$1,772.00', 'on wheels']) expect(md).toContain(kept);
+    expect(md).not.toContain('Luggage tag model 2');
+  });
+
   it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
