@@ -154,6 +154,12 @@ const ITEM_VOTE = 1;
 const ITEM_PROSE_RATIO = 2;
 const HEDGE_PROSE_RATIO = 1.2;
 const BODY_SHARE = 0.5;
+/**
+ * A block beside the content whose text is at least this share tables is the content's too (see
+ * pick): a specifications tab has a title or a note besides its tables; a sidebar's calendar is a
+ * sliver of the sidebar.
+ */
+const TABLE_SHARE = 0.1;
 /** How many ancestors of a page without a body the content subtree may take siblings from (see pick). */
 const SIBLING_LEVELS = 3;
 /** ... the prose a sibling must hold in paragraphs, and the most link text it may have, as a share of its text. */
@@ -337,6 +343,8 @@ function pick(
   const text = new Float64Array(count);
   // Nodes are in document order, so a subtree is the node and the `size - 1` nodes after it.
   const size = new Int32Array(count);
+  // The text of the tables kept in each subtree (see the descent below).
+  const tabled = new Float64Array(count);
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     // An unclaimed card counts for nothing: it stands for a block that was pruned.
@@ -346,6 +354,7 @@ function pick(
     sum[i] = s;
     text[i] = t;
     size[i] = z;
+    if (n.name === 'table') tabled[i] = t;
     const p = n.parent - from;
     if (p >= 0 && p < count) {
       // A comment thread beside the paragraphs of a post (in the post's own wrapper) would outvote
@@ -354,6 +363,7 @@ function pick(
       sum[p] = sum[p]! + (thread ? 0 : s);
       text[p] = text[p]! + t;
       size[p] = size[p]! + z;
+      tabled[p] = tabled[p]! + tabled[i]!;
     }
   }
   let best = -1;
@@ -361,7 +371,10 @@ function pick(
   if (best < 0 || sum[best]! <= 0) return undefined;
   // A child that carries nearly all of the subtree's positive weight and most of its text is
   // the content; what else is beside it is a donation appeal, an author box, captions, bylines.
-  // Not when headings, code or tables sit beside it: those are the content's own structure.
+  // Not when headings, code or tables sit beside it: those are the content's own structure; nor
+  // when a block beside it is partly tables, names no price and does not vote against it (a
+  // product's specifications in the tab after its description's; a table with prices is an
+  // order form).
   for (;;) {
     let top = -1;
     let positive = Math.max(0, vote(nodes[from + best]!, useHints, useItems));
@@ -370,6 +383,9 @@ function pick(
       if (sum[i]! > 0) positive += sum[i]!;
       if (top < 0 || sum[i]! > sum[top]!) top = i;
       if (STRUCTURE.has(nodes[from + i]!.name)) structured = true;
+    }
+    if (!structured && top >= 0) {
+      for (let i = best + 1; i < best + size[best]!; i += size[i]!) if (i !== top && sum[i]! >= 0 && tabled[i]! > TABLE_SHARE * text[i]! && !nodes[from + i]!.priced) structured = true;
     }
     // A single block is never the whole content: short lines beside one long one are content too.
     if (structured || top < 0 || size[top]! <= 1) break;

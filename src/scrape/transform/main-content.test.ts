@@ -769,6 +769,15 @@ describe('content scoring', () => {
     expect(md).not.toContain('Luggage tag model 2');
   });
 
+  it('keeps the specifications table in the block beside the description it scores', () => {
+    const html = `<body><div class="page"><div class="tabs"><div class="tab-desc"><h1>Graphics card</h1>${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div class="tab-specs"><div class="title">Learn more about the card</div><table><tr><th>Core clock</th><td>732 MHz</td></tr><tr><th>Boost clock</th><td>915 MHz</td></tr></table></div></div>
+      <div class="sidebar-widget"><div class="label">Archive</div><div>Some words</div></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(6));
+    expect(md).toContain('915 MHz');
+  });
+
   it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
