@@ -867,7 +867,11 @@ export class ContentFilter {
         from = chosen.startNode;
         to = chosen.endNode;
       }
-      const picked = selectContent(this.nodes, from, to);
+      let picked = selectContent(this.nodes, from, to);
+      // A pick that leaves (nearly) nothing of a page the rules left text on anchored on a stray
+      // sentence (a comment policy under an unpunctuated table or list): what the rules kept is
+      // the content, rather than the page without them.
+      if (picked !== undefined && !this.lenient && isNearlyEmpty(picked.text, this.baseText) && !isNearlyEmpty(keptText, this.baseText)) picked = undefined;
       let ranges: Array<[number, number]> | undefined = chosen !== undefined ? [[start, end]] : undefined;
       if (picked !== undefined) {
         ranges = picked.ranges;

@@ -843,6 +843,17 @@ describe('content scoring', () => {
     expect(md).not.toContain('Support our newsroom');
   });
 
+  it('keeps what the rules kept when the best block is a stray sentence under an unpunctuated schedule', () => {
+    const rounds = Array.from({ length: 12 }, (_, i) => `Round ${i + 1}: ${i + 3} March at the Northern Circuit<br>`).join('');
+    const html = `<body><div class="post"><h1>Season calendar</h1><p>${rounds}</p>
+      <strong>Tags: <a href="/t/calendar">calendar</a>, <a href="/t/northern">northern circuit</a></strong>
+      <p>Comments that are unreadable or disrespectful will not be approved by the moderator.</p></div>
+      <aside>${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</aside></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Round 12: 14 March');
+    expect(md).not.toContain(prose(1));
+  });
+
   it('unwraps a layout table cell chosen as the content', () => {
     const html = `<body><table><tr><td><a href="/">Home</a></td><td>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</td></tr></table></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
