@@ -787,12 +787,16 @@ export class ContentFilter {
       frame.candidate = undefined;
     } else if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
       if (
+        ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
+        (frame.spanCaption && this.images === frame.startImages) ||
+        (frame.afterImage && (this.isItalicCaption(frame) || this.isWrappedCaption(frame)))
+      ) {
+        this.md?.blankCaptionAlt(frame.startChunk);
+        this.truncateTo(frame);
+      } else if (
         (name === 'form' && this.isEntryForm(frame)) ||
         (name === 'label' && this.isControlLabel(frame)) ||
         (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
-        ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
-        (frame.spanCaption && this.images === frame.startImages) ||
-        (frame.afterImage && (this.isItalicCaption(frame) || this.isWrappedCaption(frame))) ||
         (frame.node >= 0 && this.isLabel(frame))
       ) {
         this.truncateTo(frame);

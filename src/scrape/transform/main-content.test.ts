@@ -970,6 +970,18 @@ describe('content scoring', () => {
     expect(md).not.toContain('The harbour at dawn');
   });
 
+  it('drops the alt text the publisher copied from a caption that is left out, keeps an alt of its own', () => {
+    const caption = 'Fishing boats return to the harbour at dawn on Tuesday, Nov. 19, 2019.';
+    const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
+      <figure><img src="/a.jpg" alt="${caption} (Photo: A. Lens / Agency)"><figcaption>${caption} (A. Lens)</figcaption></figure>
+      <p>${prose(2)}</p>
+      <figure><img src="/b.jpg" alt="The pier in fog"><figcaption>${caption}</figcaption></figure></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('![](https://news.example.com/a.jpg)');
+    expect(md).not.toContain('Fishing boats');
+    expect(md).toContain('![The pier in fog](https://news.example.com/b.jpg)');
+  });
+
   it('drops a caption block named so by its class, but not text styled by a design system’s caption size', () => {
     const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
       <div class="media"><img src="/harbour.jpg" alt="Boats in the harbour"></div>

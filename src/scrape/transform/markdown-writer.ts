@@ -651,6 +651,25 @@ export class MarkdownWriter {
     }
   }
 
+  /**
+   * Blanks the alt text of the last picture outside links before chunk `start` when the caption
+   * written from `start` on opens with the same words: the publisher filled the alt text from the
+   * caption, and the caption is being left out (see clean-html's captions).
+   */
+  blankCaptionAlt(start: number): void {
+    const loose = this.loose;
+    let k = loose.length - 1;
+    while (k >= 0 && loose[k]! >= start) k--;
+    if (k < 0) return;
+    const image = this.out[loose[k]!];
+    const alt = image === undefined ? undefined : ALT.exec(image)?.[0];
+    if (alt === undefined || alt.length <= 3) return;
+    const a = captionKey(alt.slice(2, -1));
+    const c = captionKey(this.out.slice(start).join(''));
+    const n = Math.min(a.length, c.length, CAPTION_KEY);
+    if (n >= CAPTION_KEY_MIN && a.slice(0, n) === c.slice(0, n)) this.out[loose[k]!] = image!.replace(ALT, '![]');
+  }
+
   /** Ends the open inline markers (before a separator or a cell's end); they reopen on the next content. */
   private closeAllInlines(): void {
     for (let i = this.flushed - 1; i >= 0; i--) {
@@ -755,6 +774,19 @@ export class MarkdownWriter {
 const BRACKETS = /[[\]\\]/g;
 
 /** Collapses whitespace and trims. */
+/**
+ * How much of an alt text and a caption is compared (see blankCaptionAlt), letters and digits
+ * only: enough to tell a copied caption, short enough to survive a credit or a trim at either
+ * end; and the least that counts (a name, not "Photo").
+ */
+const CAPTION_KEY = 40;
+const CAPTION_KEY_MIN = 8;
+const NOT_ALNUM = /[^\p{L}\p{N}]+/gu;
+
+function captionKey(s: string): string {
+  return s.slice(0, 4 * CAPTION_KEY).replace(NOT_ALNUM, '').toLowerCase();
+}
+
 function clean(s: string): string {
   return s.replace(SPACE_RUN, ' ').trim();
 }
