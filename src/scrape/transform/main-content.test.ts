@@ -982,6 +982,16 @@ describe('content scoring', () => {
     expect(md).toContain('![The pier in fog](https://news.example.com/b.jpg)');
   });
 
+  it('keeps a social post embedded in the story, drops the social share bar', () => {
+    const html = `<body><article><h1>Campaign draws ridicule</h1><p>${prose(1)}</p>
+      <div class="social-media-embed"><blockquote class="twitter-tweet"><p>Yes this is real and the state paid for it.</p>— A. Reader (@areader)</blockquote></div>
+      <div class="social-links"><a href="https://twitter.com/share">Tweet this</a></div>
+      <p>${prose(2)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Yes this is real and the state paid for it.');
+    expect(md).not.toContain('Tweet this');
+  });
+
   it('drops a caption block named so by its class, but not text styled by a design system’s caption size', () => {
     const html = `<body><article><h1>Harbour reopens</h1><p>${prose(1)}</p>
       <div class="media"><img src="/harbour.jpg" alt="Boats in the harbour"></div>

@@ -277,7 +277,7 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       // "author-bio" are the panel.
       const furniture =
         ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
-      if (!furniture) continue;
+      if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
       // "header" after another word names a part's header (a product's, a card's, an accordion's:
@@ -287,6 +287,16 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
     }
   }
   return undefined;
+}
+
+/**
+ * "social-embed", "social-media-embed": a post from a social network quoted in the story (a
+ * tweet, which its text cites), not a share bar.
+ */
+function isSocialEmbed(parts: string[], i: number): boolean {
+  if (parts[i] !== 'social') return false;
+  const next = parts[i + 1] === 'media' ? parts[i + 2] : parts[i + 1];
+  return next === 'embed';
 }
 
 /**
