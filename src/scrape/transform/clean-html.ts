@@ -437,10 +437,13 @@ export class ContentFilter {
   /** A paragraph that names a rail, and where the output stood when it closed (see pruneTeaserParagraph). */
   private railLabel: (Mark & { endChunk: number; endText: number }) | undefined = undefined;
   /**
-   * The text kept since the last block opened or closed, while it is at most LABEL_MAX long: a
-   * short block's own text when it closes (see isLabel), less than its text when it held blocks.
+   * The text kept since the last block boundary that text followed, while it is at most
+   * LABEL_MAX long: a short block's own text when it closes (see isLabel), less than its text
+   * when it held blocks with text. A boundary only marks the tail stale, so blocks without text
+   * (an ad slot's empty box under its label) leave the text before them in place.
    */
   private tail = '';
+  private tailStale = false;
   /**
    * Inline elements side by side with no space between them in the source
    * ("<span>Drama</span><span>Thriller</span>"): 1 after an inline element closed, 2 once the
@@ -615,7 +618,7 @@ export class ContentFilter {
     }
     if (bits & IS_BLOCK) {
       this.atBlockStart = true;
-      if (!(bits & IS_VOID)) this.tail = '';
+      if (!(bits & IS_VOID)) this.tailStale = true;
       if (this.onlyMain && !(bits & IS_VOID)) {
         frame.node = this.nodes.length;
         const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
@@ -727,7 +730,10 @@ export class ContentFilter {
     }
     this.keptText += n;
     // Only a short block's text is ever read back, so the tail stops growing past that.
-    if (this.tail.length <= LABEL_MAX) this.tail += data;
+    if (this.tailStale) {
+      this.tail = data;
+      this.tailStale = false;
+    } else if (this.tail.length <= LABEL_MAX) this.tail += data;
     if (this.paraDepth >= 0 && this.paraHead.length < PITCH_HEAD) this.paraHead += data;
     if (this.inEm > 0) this.emText += n;
     if (this.inLink > 0) {
@@ -844,7 +850,7 @@ export class ContentFilter {
       this.droppedProse = 0;
     }
     if (depth === this.includeDepth) this.includeDepth = -1;
-    if ((bits & (IS_BLOCK | IS_VOID)) === IS_BLOCK) this.tail = '';
+    if ((bits & (IS_BLOCK | IS_VOID)) === IS_BLOCK) this.tailStale = true;
   }
 
   finish(): ContentResult {

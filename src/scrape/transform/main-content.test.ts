@@ -574,6 +574,15 @@ describe('content scoring', () => {
     expect(md).toContain('| Free | Ads |');
   });
 
+  it("drops an ad slot's label set inline above the slot's empty box", () => {
+    const html = `<body><article><h1>Story</h1><p>${prose(1)}</p>
+      <div class="wpa"><span class="about">Iklan</span><div class="u"><div style="width:300px;height:250px"></div></div></div>
+      <p>${prose(2)}</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+    expect(md).not.toContain('Iklan');
+  });
+
   it("drops a gallery's counter and text buttons, and keeps such words as headings, terms and links", () => {
     const html = `<body><article><h1>Story</h1><p>${prose(1)}</p>
       <div class="gallery"><img src="/a.jpg" alt="Ministers shake hands in Hanoi"><div class="controls">
