@@ -258,6 +258,15 @@ describe('boilerplateReason', () => {
     expect(boilerplateReason('div', attrsFrom({ class: 'dateline' }), true, true)).toBe('class:dateline');
   });
 
+  it("flags a story's date and its post-info line inside an <article> only, not a state word such as published", () => {
+    expect(boilerplateReason('div', attrsFrom({ class: 'publish-info dates' }), true, true)).toBe('class:dates');
+    expect(boilerplateReason('span', attrsFrom({ class: 'post-date' }), true, true)).toBe('class:date');
+    expect(boilerplateReason('div', attrsFrom({ class: 'postinfo' }), true, true)).toBe('class:postinfo');
+    expect(boilerplateReason('span', attrsFrom({ class: 'date' }), true, false)).toBeUndefined();
+    expect(boilerplateReason('div', attrsFrom({ class: 'paragraph paragraph-published' }), true, true)).toBeUndefined();
+    expect(boilerplateReason('div', attrsFrom({ class: 'update-notice' }), true, true)).toBeUndefined();
+  });
+
   it('flags an author panel, not a byline', () => {
     expect(reason('div', { class: 'author-box' }, true)).toBe('class:author');
     expect(reason('div', { class: 'about-author-bio' }, true)).toBe('class:author');

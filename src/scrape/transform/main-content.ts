@@ -75,11 +75,12 @@ const OUTSIDE_WORDS: ReadonlySet<string> = new Set([
 
 /**
  * A byline or dateline inside an <article> is the story's apparatus (who wrote it, for which
- * agency, when); in a listing's cards it is part of each entry, so it is furniture only inside
- * an article.
+ * agency, when), as is its date and the post's info line (date, author, category); in a
+ * listing's cards it is part of each entry, so it is furniture only inside an article. Not
+ * "published": content systems mark the state of every block with it.
  */
-const BYLINE_HINT = /byline|dateline|timestamp|pubdate/i;
-const BYLINE_WORDS: ReadonlySet<string> = new Set(['byline', 'bylines', 'dateline', 'timestamp', 'pubdate']);
+const BYLINE_HINT = /byline|dateline|timestamp|pubdate|date|postinfo|postmeta/i;
+const BYLINE_WORDS: ReadonlySet<string> = new Set(['byline', 'bylines', 'dateline', 'timestamp', 'pubdate', 'date', 'dates', 'postinfo', 'postmeta']);
 
 function bylineWord(cls: string): string | undefined {
   return cls.toLowerCase().split(/[^a-z0-9]+/).find((p) => BYLINE_WORDS.has(p));
