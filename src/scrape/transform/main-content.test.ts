@@ -267,6 +267,11 @@ describe('boilerplateReason', () => {
     expect(boilerplateReason('div', attrsFrom({ class: 'update-notice' }), true, true)).toBeUndefined();
   });
 
+  it('flags a footer named in the language of its template', () => {
+    expect(boilerplateReason('div', attrsFrom({ class: 'rodape' }), false)).toBe('class:rodape');
+    expect(boilerplateReason('div', attrsFrom({ id: 'fusszeile' }), true)).toBe('id:fusszeile');
+  });
+
   it('flags an author panel, not a byline', () => {
     expect(reason('div', { class: 'author-box' }, true)).toBe('class:author');
     expect(reason('div', { class: 'about-author-bio' }, true)).toBe('class:author');

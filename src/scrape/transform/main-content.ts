@@ -43,6 +43,8 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'sponsor', 'sponsored', 'newsletter', 'subscribe', 'subscription',
   'related', 'recommended', 'popup', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
   'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
+  // "Footer" as templates written in Portuguese and German name it.
+  'rodape', 'fusszeile',
   // A forum post's author panel (join date, post count, rank), as forum software names it.
   'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
   'authorinfo', 'postprofile',
@@ -113,7 +115,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
+const MAYBE_FURNITURE = /rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
