@@ -158,6 +158,12 @@ const LABEL_BLOCKS: ReadonlySet<string> = new Set(['div', 'p', 'center', 'sectio
  * after a line of lead-in ("There's plenty more where that came from. Sign up for our newsletter").
  */
 const PITCH = /^\s*(?:click here to |please )?(?:subscribe (?:to|for|now)\b|sign up (?:for|to)\b|get\b.{0,60}?\b(?:delivered|(?:in|to) your inbox)|follow\b.{0,60}?\bon (?:twitter|facebook|instagram|youtube|linkedin|tiktok|social))|\b(?:sign up|subscribe) (?:for|to)\b.{0,50}?\bnewsletters?\b/i;
+/**
+ * A paragraph that credits the story's reporters and editors ("Reporting by ...; Editing by
+ * ...", "Jane Doe contributed to this report.") is its byline, set at its end. Only the
+ * paragraph's opening is read (see PITCH_HEAD): a longer credit is missed, not guessed at.
+ */
+const CREDIT = /^[\s(*_]*(?:(?:additional |with )?reporting by|editing by|writing by)\b|\bcontributed (?:to this (?:report|story)|reporting)\b/i;
 /** How much of a paragraph's opening PITCH reads, and the longest pitch. */
 const PITCH_HEAD = 96;
 const PITCH_MAX = 320;
@@ -1088,13 +1094,13 @@ export class ContentFilter {
     this.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
   }
 
-  /** Whether the paragraph being closed is a subscription or follow pitch (see PITCH). */
+  /** Whether the paragraph being closed is a subscription or follow pitch or a reporting credit (see PITCH, CREDIT). */
   private isPitch(frame: Frame): boolean {
     const text = this.keptText - frame.startText;
     if (text <= 0 || text > PITCH_MAX || this.paraDepth < 0) return false;
     const parent = this.emittedParent();
     if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
-    return PITCH.test(this.paraHead);
+    return PITCH.test(this.paraHead) || CREDIT.test(this.paraHead);
   }
 
   /** The innermost written element around a block that has just left the stack. */

@@ -1301,6 +1301,17 @@ describe('onlyMainContent: publisher pitches', () => {
     expect(md).toContain('podcast feed');
     expect(md).toContain('the view that budgets matter');
   });
+
+  it("drops a short paragraph crediting the story's reporters and editors, keeps a sentence about reporting", () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <p>The council said the reporting by its auditors was late.</p>
+      <p>(Reporting by Jane Doe; additional reporting by John Roe; Editing by Ann Poe)</p>
+      <p>City Hall staff writer Max Moe contributed to this report.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('reporting by its auditors');
+    expect(md).not.toContain('Jane Doe');
+    expect(md).not.toContain('Max Moe');
+  });
 });
 
 describe('onlyMainContent: inline captions', () => {
