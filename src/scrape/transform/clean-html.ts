@@ -164,6 +164,12 @@ const PITCH = /^\s*(?:click here to |please )?(?:subscribe (?:to|for|now)\b|sign
  * paragraph's opening is read (see PITCH_HEAD): a longer credit is missed, not guessed at.
  */
 const CREDIT = /^[\s(*_]*(?:(?:additional |with )?reporting by|editing by|writing by)\b|\bcontributed (?:to this (?:report|story)|reporting)\b/i;
+/**
+ * A short paragraph telling how to reach or follow the author ("Jane Doe may be reached at ...",
+ * "Email Jane at ... or follow her on Twitter") is the author's box without its class name. An
+ * email address alone does not tell it: a page's own instructions say "email us at".
+ */
+const CONTACT = /\b(?:can|may) be reached at\b|\bfollow (?:him|her|them|me)\b.{0,20}?(?:\bon (?:twitter|facebook|instagram|linkedin)\b|@\w)/i;
 /** How much of a paragraph's opening PITCH reads, and the longest pitch. */
 const PITCH_HEAD = 96;
 const PITCH_MAX = 320;
@@ -1094,13 +1100,13 @@ export class ContentFilter {
     this.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
   }
 
-  /** Whether the paragraph being closed is a subscription or follow pitch or a reporting credit (see PITCH, CREDIT). */
+  /** Whether the paragraph being closed is a subscription or follow pitch, a reporting credit or the author's contact line (see PITCH, CREDIT, CONTACT). */
   private isPitch(frame: Frame): boolean {
     const text = this.keptText - frame.startText;
     if (text <= 0 || text > PITCH_MAX || this.paraDepth < 0) return false;
     const parent = this.emittedParent();
     if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
-    return PITCH.test(this.paraHead) || CREDIT.test(this.paraHead);
+    return PITCH.test(this.paraHead) || CREDIT.test(this.paraHead) || CONTACT.test(this.paraHead);
   }
 
   /** The innermost written element around a block that has just left the stack. */

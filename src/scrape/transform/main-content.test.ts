@@ -1302,6 +1302,15 @@ describe('onlyMainContent: publisher pitches', () => {
     expect(md).toContain('the view that budgets matter');
   });
 
+  it('drops a short paragraph telling how to reach or follow the author, keeps instructions to email the page', () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <p>Questions about the budget? Email us at budget@example.com.</p>
+      <p>Have a tip? Jane Doe may be reached at jdoe@example.com. Follow her on Twitter @janedoe.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Email us at');
+    expect(md).not.toContain('Have a tip');
+  });
+
   it("drops a short paragraph crediting the story's reporters and editors, keeps a sentence about reporting", () => {
     const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
       <p>The council said the reporting by its auditors was late.</p>
