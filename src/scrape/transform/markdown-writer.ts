@@ -773,7 +773,6 @@ export class MarkdownWriter {
 /** What ends or escapes a link's text or an image's alt text early: escaped where it stands. */
 const BRACKETS = /[[\]\\]/g;
 
-/** Collapses whitespace and trims. */
 /**
  * How much of an alt text and a caption is compared (see blankCaptionAlt), letters and digits
  * only: enough to tell a copied caption, short enough to survive a credit or a trim at either
@@ -787,6 +786,7 @@ function captionKey(s: string): string {
   return s.slice(0, 4 * CAPTION_KEY).replace(NOT_ALNUM, '').toLowerCase();
 }
 
+/** Collapses whitespace and trims. */
 function clean(s: string): string {
   return s.replace(SPACE_RUN, ' ').trim();
 }

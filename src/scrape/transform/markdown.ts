@@ -129,6 +129,7 @@ function mayBeFence(line: string): boolean {
   }
   return false;
 }
+
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[((?:\\.|[^\]\\])*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
