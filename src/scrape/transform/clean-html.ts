@@ -1159,8 +1159,9 @@ export class ContentFilter {
       // A card (a linked title over an image, a heading) may be one item of such a grid, which
       // only its parent can tell: it is left in place, marked, and left out later unless its
       // parent turns out to hold a series of them. A linked title with a price is a card too,
-      // though its picture sits beside it (a chart's entry): menus name no prices.
-      if (node.parent >= 0 && (node.rich > 0 || node.priced || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
+      // though its picture sits beside it (a chart's entry): menus name no prices, by class or
+      // in their text.
+      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
         node.doomed = true;
         this.doomedText += text;
         this.doomedLink += links;
@@ -1168,6 +1169,18 @@ export class ContentFilter {
       }
     }
     this.truncateTo(frame);
+  }
+
+  /**
+   * Whether a short block just closed shows a price (a currency sign beside a figure) though no
+   * class names one: with text beside its links, a product card's text, as menus show none. (A
+   * link that is all price, "$899 at the store", is a buying button.)
+   */
+  private showsPrice(frame: Frame, text: number): boolean {
+    if (text > SHOWN_PRICE_MAX_TEXT) return false;
+    let s = '';
+    for (let i = frame.startChunk; i < this.out.length; i++) s += this.out[i];
+    return SHOWN_PRICE.test(s);
   }
 
   /**
@@ -1452,6 +1465,9 @@ function isRailHeadingParts(raw: string): boolean {
 
 /** Class words of a price (price, product-price, priceBlock). */
 const PRICE_HINT = /price/i;
+/** A price as a card shows it, "$829", "€ 12,99", "12,99 €" (see showsPrice), in a card's text of at most this length. */
+const SHOWN_PRICE = /[$€£¥]\s*\d|\d\s*€/;
+const SHOWN_PRICE_MAX_TEXT = 300;
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
 const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;

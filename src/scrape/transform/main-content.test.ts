@@ -801,6 +801,14 @@ describe('content scoring', () => {
     expect(md).toContain('915 MHz');
   });
 
+  it('keeps a grid\'s cards whose price no class names: a currency sign beside a figure, outside the links', () => {
+    const card = (n: number) => `<div class="col-span-1"><a href="/d/${n}"><img src="/d${n}.jpg" alt=""></a>
+      <div class="mr-5"><a href="/d/${n}">+ More</a><a href="/d/${n}">Standing desk model ${n}</a><div><p>$ ${n}29 +</p></div></div></div>`;
+    const html = `<body><main><h1>Standing desks</h1><p>${prose(1)}</p><div class="grid">${[1, 2, 3, 4, 5, 6].map(card).join('')}</div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['Standing desk model 1', '$ 629 +']) expect(md).toContain(kept);
+  });
+
   it('writes a picture once when a gallery repeats it (thumbnails, cloned slides), by its alt text', () => {
     const img = (size: number, alt: string) => `<img src="/img/${alt.length}-${size}.jpg" alt="${alt}">`;
     const html = `<body><main><h1>Leather jacket</h1><div class="gallery">${img(800, 'Black jacket, front view')}${img(800, 'Black jacket, back view')}
