@@ -661,13 +661,14 @@ export class MarkdownWriter {
     let k = loose.length - 1;
     while (k >= 0 && loose[k]! >= start) k--;
     if (k < 0) return;
-    const image = this.out[loose[k]!];
+    const at = loose[k]!;
+    const image = this.out[at];
     const alt = image === undefined ? undefined : ALT.exec(image)?.[0];
-    if (alt === undefined || alt.length <= 3) return;
+    if (image === undefined || alt === undefined || alt.length <= 3) return;
     const a = captionKey(alt.slice(2, -1));
     const c = captionKey(this.out.slice(start).join(''));
     const n = Math.min(a.length, c.length, CAPTION_KEY);
-    if (n >= CAPTION_KEY_MIN && a.slice(0, n) === c.slice(0, n)) this.out[loose[k]!] = image!.replace(ALT, '![]');
+    if (n >= CAPTION_KEY_MIN && a.slice(0, n) === c.slice(0, n)) this.out[at] = image.replace(ALT, '![]');
   }
 
   /** Ends the open inline markers (before a separator or a cell's end); they reopen on the next content. */
@@ -774,14 +775,15 @@ export class MarkdownWriter {
 const BRACKETS = /[[\]\\]/g;
 
 /**
- * How much of an alt text and a caption is compared (see blankCaptionAlt), letters and digits
- * only: enough to tell a copied caption, short enough to survive a credit or a trim at either
- * end; and the least that counts (a name, not "Photo").
+ * How much of the opening of an alt text and a caption is compared (see blankCaptionAlt), in
+ * letters and digits: enough to tell a copied caption, short enough that a credit or a date the
+ * one adds at its end does not part them; and the least that counts (a name, not "Photo").
  */
 const CAPTION_KEY = 40;
 const CAPTION_KEY_MIN = 8;
 const NOT_ALNUM = /[^\p{L}\p{N}]+/gu;
 
+/** The opening letters and digits of a text, lower-cased (the slice leaves room for markup and spaces). */
 function captionKey(s: string): string {
   return s.slice(0, 4 * CAPTION_KEY).replace(NOT_ALNUM, '').toLowerCase();
 }
