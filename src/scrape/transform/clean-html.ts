@@ -207,6 +207,8 @@ function isLetter(c: number): boolean {
   if (c < 128) return ((c | 32) >= 97 && (c | 32) <= 122);
   return LETTER.test(String.fromCharCode(c));
 }
+/** How far above a post's <article> its list item may sit: the item may wrap it in one layout block. */
+const LISTED_ARTICLE_DEPTH = 2;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -537,6 +539,8 @@ export class ContentFilter {
         frame.hiddenLink = true;
         this.hiddenLinks++;
       } else if (why === undefined && name === 'img' && this.hiddenLinks > 0) why = 'aria-hidden';
+      // A post card's footer holds its byline and date, which a feed shows as the card's text.
+      else if (why === 'tag:footer' && this.articles > 0 && this.inListedArticle()) why = undefined;
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
         this.softDrop = depth;
         this.softDropStart = mayMisfire(why) ? start : -1;
@@ -1107,6 +1111,20 @@ export class ContentFilter {
     const parent = this.emittedParent();
     if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
     return PITCH.test(this.paraHead) || CREDIT.test(this.paraHead) || CONTACT.test(this.paraHead);
+  }
+
+  /**
+   * Whether the innermost open <article> is one entry of a list (a feed's post cards, each an
+   * <article> in an <li>, perhaps inside a layout wrapper): its <footer> is the entry's author
+   * and date line, not a page's or a story's footer.
+   */
+  private inListedArticle(): boolean {
+    for (let i = this.stack.length - 1; i > 0; i--) {
+      if (!this.stack[i]!.article) continue;
+      for (let j = i - 1; j >= 0 && j >= i - LISTED_ARTICLE_DEPTH; j--) if (this.stack[j]!.name === 'li') return true;
+      return false;
+    }
+    return false;
   }
 
   /** The innermost written element around a block that has just left the stack. */

@@ -1377,5 +1377,17 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).not.toContain('members vote late');
     expect(md).toContain('Members will meet again');
   });
-});
 
+  it("keeps a listed post card's footer (its author and date), drops a story's footer", () => {
+    const card = (n: number) => `<li><div class="card"><article><h2><a href="/p/${n}">Release notes for version ${n}</a></h2>
+      <p>What changed in version ${n}: faster builds, a new plugin system and many small fixes.</p>
+      <footer><a href="/author/${n}">Writer${n} Name</a> · <time>March ${n}, 2026</time></footer></article></div></li>`;
+    const feed = `<body><main><h1>Blog</h1><ul>${[1, 2, 3, 4].map(card).join('')}</ul></main></body>`;
+    const md = transformPage(feed, opts(), MD).markdown!;
+    expect(md).toContain('Writer1 Name');
+    expect(md).toContain('March 4, 2026');
+    const story = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <footer><a href="/tags/budget">Budget</a> <a href="/tags/council">Council</a></footer></article></body>`;
+    expect(transformPage(story, opts(), MD).markdown!).not.toContain('/tags/council');
+  });
+});
