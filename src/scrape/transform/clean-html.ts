@@ -624,7 +624,10 @@ export class ContentFilter {
       frame.startImages = this.images;
     }
     frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
-    if (name === 'a' && attrs.get('href') !== undefined) {
+    // An <a> without a target is a script's control (a filter's option, a tab, a sort order): its
+    // text counts as link text, as a real link's would. One with only an id or a name is a jump
+    // target round a heading's words, not a control.
+    if (name === 'a' && (attrs.get('href') !== undefined || (this.onlyMain && attrs.get('id') === undefined && attrs.get('name') === undefined))) {
       frame.link = true;
       if (this.inLink === 0) this.linkWords = '';
       this.inLink++;

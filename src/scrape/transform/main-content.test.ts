@@ -1390,4 +1390,15 @@ describe('onlyMainContent: inline captions', () => {
       <footer><a href="/tags/budget">Budget</a> <a href="/tags/council">Council</a></footer></article></body>`;
     expect(transformPage(story, opts(), MD).markdown!).not.toContain('/tags/council');
   });
+
+  it('drops a block of scripted filter options (links without a target), keeps an anchor around a heading', () => {
+    const option = (r: string, n: number) => `<a class="filter-item"><span>${r}<span> (${n})</span></span></a>`;
+    const html = `<body><div class="results"><h1>Lenses</h1><p>${ARTICLE_TEXT}</p>
+      <div class="facet-group"><div>${option('$50 to $75', 25)}${option('$75 to $100', 36)}${option('$100 to $250', 217)}</div></div>
+      <h2><a id="usage">Usage notes</a></h2><p>${ARTICLE_TEXT.replace('council', 'board')}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('$75 to $100');
+    expect(md).toContain('Usage notes');
+  });
 });
