@@ -198,9 +198,10 @@ const LETTER = /\p{L}/u;
 /**
  * A link's whole text that only invites a click (see isCallToAction), and the longest such text.
  * Generic phrases only: what a link says about its own target ("Pricing", "Contact us") stays.
+ * A skip link ("Skip to content", "Skip listing") jumps a keyboard user past a block: a control.
  */
 const CTA_MAX = 40;
-const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more|watch (?:the )?demo|start (?:for free|(?:a |your )?free trial)|read the (?:full )?case study)\s*(?:[.…›»→>]+)?\s*$/i;
+const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more|watch (?:the )?demo|start (?:for free|(?:a |your )?free trial)|read the (?:full )?case study|skip (?:to\b.{1,30}|listing|carousel))\s*(?:[.…›»→>]+)?\s*$/i;
 
 /** A letter, of any script; ASCII without the regular expression, which runs on every text. */
 function isLetter(c: number): boolean {

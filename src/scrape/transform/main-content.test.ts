@@ -1401,4 +1401,14 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).not.toContain('$75 to $100');
     expect(md).toContain('Usage notes');
   });
+
+  it('drops a skip link that opens a section, keeps a link that names its target', () => {
+    const html = `<body><article><h1>Bookcases</h1><p>${ARTICLE_TEXT}</p>
+      <section><a href="#after">Skip listing</a><h2>Popular shelving</h2><p>${ARTICLE_TEXT.replace('council', 'board')}</p></section>
+      <section><a href="/guides/shelving">Shelving guide</a><h2>Assembly</h2><p>${ARTICLE_TEXT.replace('council', 'team')}</p></section></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Popular shelving');
+    expect(md).not.toContain('Skip listing');
+    expect(md).toContain('Shelving guide');
+  });
 });
