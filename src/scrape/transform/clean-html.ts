@@ -210,6 +210,22 @@ function isLetter(c: number): boolean {
 }
 /** How far above a post's <article> its list item may sit: the item may wrap it in one layout block. */
 const LISTED_ARTICLE_DEPTH = 2;
+/**
+ * A card's title names a thing in a few words ("Roc Loc 5 LED Light"); a word or two beside a
+ * picture's link is its button ("Start course", "Shop") or a label.
+ */
+const CARD_TITLE_MIN_WORDS = 3;
+/** Words in a short text, counted by their starts; no regular expression. */
+function wordCount(text: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isHtmlSpace(text.charCodeAt(i));
+    if (!space && !inWord) n++;
+    inWord = !space;
+  }
+  return n;
+}
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -305,7 +321,7 @@ class Frame {
   hiddenLink = false;
   /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
   caption = false;
-  /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it opened. */
+  /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it (or a link) opened. */
   spanCaption = false;
   startImages = 0;
   /** An em or i (see emText); a block that opens right after a picture, and the italic text kept when it opened (see isItalicCaption). */
@@ -441,6 +457,9 @@ export class ContentFilter {
   private paraDepth = -1;
   /** Pictures kept so far, and the kept text when the last one came (see isImageCaption). */
   private images = 0;
+  /** The target of the last link opened, and of the last link that held a picture (see pruneLinkBlock). */
+  private linkHref: string | undefined;
+  private pictureHref: string | undefined;
   /** Open em and i elements, and the text kept inside them (see isItalicCaption). */
   private inEm = 0;
   private emText = 0;
@@ -635,6 +654,8 @@ export class ContentFilter {
       frame.linkNodeStart = this.nodes.length;
       frame.linkOuterNode = this.blockTop;
       frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
+      frame.startImages = this.images;
+      this.linkHref = attrs.get('href');
     }
     if (bits & IS_BLOCK) {
       this.atBlockStart = true;
@@ -791,6 +812,7 @@ export class ContentFilter {
     if (frame.em) this.inEm--;
     if (frame.link) {
       this.inLink--;
+      if (this.images > frame.startImages) this.pictureHref = this.linkHref;
       this.longLinkAsText(frame);
     }
     if (frame.landmark) this.landmarks--;
@@ -1182,8 +1204,9 @@ export class ContentFilter {
       // only its parent can tell: it is left in place, marked, and left out later unless its
       // parent turns out to hold a series of them. A linked title with a price is a card too,
       // though its picture sits beside it (a chart's entry): menus name no prices, by class or
-      // in their text.
-      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
+      // in their text. So is a block that only links where the picture before it links (see
+      // namesPicturedTarget).
+      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && this.namesPicturedTarget()) || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
         node.doomed = true;
         this.doomedText += text;
         this.doomedLink += links;
@@ -1191,6 +1214,15 @@ export class ContentFilter {
       }
     }
     this.truncateTo(frame);
+  }
+
+  /**
+   * A block that is one link to the page the picture just before it links to is a card's title
+   * (a product tile links its photo and its name to the product): a menu does not link a picture
+   * and a name to one page.
+   */
+  private namesPicturedTarget(): boolean {
+    return this.linkHref !== undefined && this.linkHref === this.pictureHref && wordCount(this.linkWords) >= CARD_TITLE_MIN_WORDS;
   }
 
   /**

@@ -1411,4 +1411,17 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).not.toContain('Skip listing');
     expect(md).toContain('Shelving guide');
   });
+
+  it("keeps a product tile's title block that links where its picture links, drops a short button there", () => {
+    const tile = (n: number, name: string) => `<div class="col-4"><div class="product-tile">
+      <div class="image-container"><a href="/p/${n}"><img src="/${n}.jpg" alt=""></a></div>
+      <div class="tile-body"><div class="pdp-link"><a href="/p/${n}">${name}</a></div><div class="price">$${n}4.95</div></div>
+      <div class="buy"><a href="/p/${n}">View item</a></div></div></div>`;
+    const names = ['Roc Loc Five LED Light', 'Caden Helmet Vent Light', 'Scamp Helmet Vent Light', 'Sport Recreational Vent Light'];
+    const html = `<body><div class="page"><h1>Lights</h1><div class="grid">${names.map((n, i) => tile(i + 1, n)).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Roc Loc Five LED Light');
+    expect(md).toContain('Sport Recreational Vent Light');
+    expect(md).not.toContain('View item');
+  });
 });
