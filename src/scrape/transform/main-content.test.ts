@@ -139,6 +139,16 @@ describe('onlyMainContent', () => {
     for (const gone of ['Colour', 'Sand', 'Quantity', 'Small', 'Large', 'Navy blue', 'Gift wrap', 'Added to']) expect(md).not.toContain(gone);
   });
 
+  it('drops a link without a target that says it is a button (a quote\'s expand toggle), and keeps one with a target', () => {
+    const html = `<body><main><h1>Battery life</h1><div class="post"><blockquote>${ARTICLE_TEXT}
+      <div class="quote-toggle"><a role="button" tabindex="0">Click to expand...</a></div></blockquote>
+      <p>The library will open again in spring, and <a role="button" href="/hours">its new hours</a> are posted at the door.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('its new hours');
+    expect(md).not.toContain('Click to expand');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

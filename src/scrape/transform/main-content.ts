@@ -150,6 +150,9 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const r = role.trim().toLowerCase();
     if (r === 'main') return undefined;
     if (BOILERPLATE_ROLES.has(r) && (r !== 'banner' || !inContent)) return `role:${r}`;
+    // A link that leads nowhere and says it is a button is a script's control drawn as a link
+    // (a quote's "Click to expand...", a toggle), as a <button> is.
+    if (r === 'button' && name === 'a' && attrs.get('href') === undefined) return 'role:button';
   }
   // A popover (the HTML attribute) is shown on top of the page when a control asks for it: a
   // menu, a search box, a prompt, like a dialog.
