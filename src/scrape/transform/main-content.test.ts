@@ -149,6 +149,14 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('Click to expand');
   });
 
+  it("drops a forum post's author panel whose class names it in two words (user-info)", () => {
+    const html = `<body><main><h1>Moving abroad</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="user-info"><span>answered Mar 28, 2014</span><a href="/users/7/vartec">vartec</a><span>2,243 reputation, 15 silver badges</span></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['answered Mar', 'vartec', 'reputation']) expect(md).not.toContain(gone);
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

@@ -34,6 +34,15 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * A forum post's author panel (join date, post count, rank, badges), as forum software names it,
+ * in one word or two ("userinfo", "user-info", "user_details"): see findFurniture.
+ */
+const AUTHOR_PANEL_WORDS: ReadonlySet<string> = new Set([
+  'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
+  'authorinfo', 'postprofile',
+]);
+
+/**
  * Words in class/id names that mark furniture anywhere, even inside an article: sharing widgets,
  * ads, newsletter boxes, related-content rails, consent prompts, forum signatures and author panels.
  */
@@ -46,8 +55,7 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   // "Footer" as templates written in Portuguese and German name it.
   'rodape', 'fusszeile',
   // A forum post's author panel (join date, post count, rank), as forum software names it.
-  'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
-  'authorinfo', 'postprofile',
+  ...AUTHOR_PANEL_WORDS,
   // Fine print (offer terms, "prices may vary", affiliate notes) that shops and review sites
   // append to the content, and the notes section blog engines render under a post: apparatus,
   // not the text a reader came for. ("legal-content", a terms page's text, is spared by its
@@ -280,9 +288,10 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       const p = parts[i]!;
       // "breaking-news" names the ticker only when it leads the name: "row-breaking-news" is the
       // section a breaking story itself sits in. "author" alone may be a byline; "author-box" and
-      // "author-bio" are the panel.
+      // "author-bio" are the panel. An author panel's name split in two ("user-info") is still
+      // one; other furniture words are not joined: "breaking-news" may be the story's section.
       const furniture =
-        ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
+        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && AUTHOR_PANEL_WORDS.has(p + parts[i + 1])) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
