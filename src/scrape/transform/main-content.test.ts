@@ -157,6 +157,14 @@ describe('onlyMainContent', () => {
     for (const gone of ['answered Mar', 'vartec', 'reputation']) expect(md).not.toContain(gone);
   });
 
+  it('drops a tooltip whose class spells it in two words (tool-tip)', () => {
+    const html = `<body><main><h1>Garden hose</h1><p>${ARTICLE_TEXT}</p>
+      <div class="tool-tip"><span class="tool-tip__label">Delivery</span><div class="tool-tip__content">Orders placed before noon leave the warehouse the same day.</div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('before noon');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

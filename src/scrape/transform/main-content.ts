@@ -43,6 +43,13 @@ const AUTHOR_PANEL_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Furniture words that templates also spell in two ("user-info", "tool-tip"): see findFurniture.
+ * Not every word: "breaking-news" may be the section a story itself sits in, "pop-up" a shop's
+ * own panel.
+ */
+const SPLIT_WORDS: ReadonlySet<string> = new Set([...AUTHOR_PANEL_WORDS, 'tooltip']);
+
+/**
  * Words in class/id names that mark furniture anywhere, even inside an article: sharing widgets,
  * ads, newsletter boxes, related-content rails, consent prompts, forum signatures and author panels.
  */
@@ -288,10 +295,9 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       const p = parts[i]!;
       // "breaking-news" names the ticker only when it leads the name: "row-breaking-news" is the
       // section a breaking story itself sits in. "author" alone may be a byline; "author-box" and
-      // "author-bio" are the panel. An author panel's name split in two ("user-info") is still
-      // one; other furniture words are not joined: "breaking-news" may be the story's section.
+      // "author-bio" are the panel. Some names are spelled in two words (see SPLIT_WORDS).
       const furniture =
-        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && AUTHOR_PANEL_WORDS.has(p + parts[i + 1])) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
+        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
