@@ -165,6 +165,14 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('before noon');
   });
 
+  it('drops furniture named after the content it belongs to (post-signature)', () => {
+    const html = `<body><main><h1>Moving abroad</h1><div class="post-body"><p>${ARTICLE_TEXT}</p></div>
+      <div class="post-signature"><p>Sent from my phone. Views are my own and not those of my employer.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Sent from my phone');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
@@ -265,7 +273,7 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'footer-bottom-text' }, false)).toBe('class:footer');
     expect(reason('p', { class: 'dpsp-share-text' }, true)).toBe('class:share');
     expect(reason('div', { class: 'text-share' }, true)).toBeUndefined();
-    expect(reason('div', { class: 'entry-footer' }, true)).toBeUndefined();
+    expect(reason('div', { class: 'entry-footer' }, true)).toBe('class:footer'); // the entry's footer
   });
 
   it('flags a breaking-news ticker, not the section a breaking story sits in', () => {

@@ -278,13 +278,14 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
   const split = names.map((n) => n.split(/[^a-z0-9]+/));
   // One name for the content itself ("article-body pagination-first") outweighs the others. But
   // "text" after a furniture word in one name is that furniture's ("footer-text", "share-text":
-  // the footer's small print, the share bar's label), where "legal-content" is a terms page's.
+  // the footer's small print, the share bar's label), where "legal-content" is a terms page's;
+  // and a content word right before a furniture word may name whose furniture it is (see ownsFurniture).
   const furnitureWord = (p: string, prev: string) => (ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p))) && !LAYOUT_PREFIXES.has(prev);
   const named = (parts: string[]) => {
     let furniture = false;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      if (CONTENT_WORDS.has(p) && !(furniture && p === 'text')) return true;
+      if (CONTENT_WORDS.has(p) && !(furniture && p === 'text') && !ownsFurniture(p, parts[i + 1])) return true;
       if (furnitureWord(p, i > 0 ? parts[i - 1]! : '')) furniture = true;
     }
     return false;
@@ -308,6 +309,15 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
     }
   }
   return undefined;
+}
+
+/**
+ * Whether a content word names whose furniture the next word is ("post-signature", "entry-share",
+ * "entry-footer": the post's signature, the entry's share bar, its footer of tags and edit links).
+ * Not "text": "text-share" is the text itself, offered for sharing.
+ */
+function ownsFurniture(word: string, next: string | undefined): boolean {
+  return next !== undefined && word !== 'text' && ALWAYS_WORDS.has(next);
 }
 
 /**
