@@ -173,6 +173,14 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('Sent from my phone');
   });
 
+  it("drops a post's schema.org interaction counter (its likes)", () => {
+    const html = `<body><main><h1>Version bumps</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div itemprop="interactionStatistic" itemscope><meta itemprop="userInteractionCount" content="7"><span>7 Likes</span></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('7 Likes');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

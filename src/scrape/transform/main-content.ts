@@ -169,6 +169,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     // (a quote's "Click to expand...", a toggle), as a <button> is.
     if (r === 'button' && name === 'a' && attrs.get('href') === undefined) return 'role:button';
   }
+  if (isInteractionCounter(attrs)) return 'interaction-counter';
   // A popover (the HTML attribute) is shown on top of the page when a control asks for it: a
   // menu, a search box, a prompt, like a dialog.
   if (attrs.get('popover') !== undefined) return 'popover';
@@ -196,6 +197,14 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
 }
 
 /**
+ * A schema.org interaction counter ("7 Likes", "1,204 views"): a tally of readers' clicks beside a
+ * post, which its markup itself says is a statistic, not the post's text.
+ */
+function isInteractionCounter(attrs: AttrSource): boolean {
+  return attrs.get('itemprop') === 'interactionStatistic';
+}
+
+/**
  * Furniture that never holds a page's content, whatever the markup around it: form controls
  * (a size picker's options, a button's label), navigation, footers, dialogs and menus, by tag or
  * role. When the other rules left (nearly) nothing and are switched off (see
@@ -208,6 +217,7 @@ const CERTAIN_ROLES: ReadonlySet<string> = new Set(['navigation', 'contentinfo',
 export function certainBoilerplateReason(name: string, attrs: AttrSource): string | undefined {
   if (CERTAIN_TAGS.has(name)) return `tag:${name}`;
   if (attrs.size === 0) return undefined;
+  if (isInteractionCounter(attrs)) return 'interaction-counter';
   const role = attrs.get('role');
   if (role === undefined) return undefined;
   const r = role.trim().toLowerCase();
