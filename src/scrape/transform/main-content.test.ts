@@ -181,6 +181,14 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('7 Likes');
   });
 
+  it('drops a third-party review widget served into a product page', () => {
+    const html = `<body><main><h1>Relax gummies</h1><p>${ARTICLE_TEXT}</p>
+      <div class="yotpo yotpo-main-widget"><h3>Love them!</h3><p>I take two every evening and sleep much better than before.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('sleep much better');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

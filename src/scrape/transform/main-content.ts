@@ -103,6 +103,12 @@ function bylineWord(cls: string): string | undefined {
   return cls.toLowerCase().split(/[^a-z0-9]+/).find((p) => BYLINE_WORDS.has(p));
 }
 
+/**
+ * Substrings that mark a third-party review widget (its star summary, its shoppers' reviews,
+ * its "Write a review" form) as its vendors spell the class: the widget's own content served
+ * into the page, not the page's. ("stamped-" with its dash: "stamped" alone is a style word.)
+ */
+const REVIEW_WIDGET_SUBSTRINGS = ['yotpo', 'okendo', 'jdgm', 'judgeme', 'loox', 'trustpilot', 'bazaarvoice', 'stamped-'];
 /** Substrings that mark consent managers however their vendors spell the class. */
 const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
 
@@ -130,7 +136,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
+const MAYBE_FURNITURE = /yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
@@ -283,6 +289,7 @@ function furnitureName(value: string, inContent: boolean, isClassList: boolean):
 function findFurniture(value: string, inContent: boolean, isClassList: boolean): string | undefined {
   const lower = value.toLowerCase();
   for (const s of CONSENT_SUBSTRINGS) if (lower.includes(s)) return s;
+  for (const s of REVIEW_WIDGET_SUBSTRINGS) if (lower.includes(s)) return s;
   const names = isClassList ? lower.split(/\s+/) : [lower];
   for (const n of names) if (isClassList && HIDDEN_CLASSES.has(n)) return n;
   const split = names.map((n) => n.split(/[^a-z0-9]+/));
