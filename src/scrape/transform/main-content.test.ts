@@ -189,6 +189,15 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('sleep much better');
   });
 
+  it("drops a forum post's left column, its author panel", () => {
+    const html = `<body><div id="board"><h1>Forum software</h1><div class="blockpost"><h2>#1 2024-08-03</h2><div class="postbody">
+      <div class="postleft"><dl><dt><strong>archuser</strong></dt><dd><span>Registered: 2024-01-27</span></dd><dd><span>Posts: 98</span></dd></dl></div>
+      <div class="postright"><div class="postmsg"><p>${ARTICLE_TEXT}</p><p>${ARTICLE_TEXT}</p></div></div></div></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['archuser', 'Registered', 'Posts: 98']) expect(md).not.toContain(gone);
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

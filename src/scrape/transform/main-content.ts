@@ -34,12 +34,13 @@ const BOILERPLATE_ROLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * A forum post's author panel (join date, post count, rank, badges), as forum software names it,
+ * A forum post's author panel (join date, post count, rank, badges), as forum software names it
+ * (or the post's left column that holds it, "postleft"),
  * in one word or two ("userinfo", "user-info", "user_details"): see findFurniture.
  */
 const AUTHOR_PANEL_WORDS: ReadonlySet<string> = new Set([
   'userinfo', 'userextras', 'userstats', 'usertitle', 'userdetails', 'userbanner', 'userbanners', 'memberinfo',
-  'authorinfo', 'postprofile',
+  'authorinfo', 'postprofile', 'postleft',
 ]);
 
 /**
@@ -136,7 +137,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
+const MAYBE_FURNITURE = /postleft|yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
