@@ -198,6 +198,14 @@ describe('onlyMainContent', () => {
     for (const gone of ['archuser', 'Registered', 'Posts: 98']) expect(md).not.toContain(gone);
   });
 
+  it("drops a forum post's row of buttons named as one (postTools)", () => {
+    const html = `<body><main><h1>Trip report</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="postTools"><div class="replyButton"><a class="pid53">Reply</a></div><div class="inappropriate"><span>Report inappropriate content</span></div></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Report inappropriate');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
