@@ -146,6 +146,12 @@ function mayBeLoading(text: string): boolean {
  * block holding only that word is the slot's, left behind when its script-filled ad is not.
  */
 const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
+/**
+ * A line of a forum poster's panel: how many posts, when they joined ("Posts: 1,077", "Join Date:
+ * Aug 2008", "Registered: 2024-01-27"), alone in its block: the poster's record, not the post.
+ * Only a count or a date after the name: "Registered: trademark of ..." is a sentence.
+ */
+const MEMBER_STAT = /^\s*(?:(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
 /** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */
@@ -1056,7 +1062,7 @@ export class ContentFilter {
     return false;
   }
 
-  /** Whether the block being closed holds nothing but an ad slot's label or a gallery's control (see AD_LABEL, SLIDE_CONTROL). */
+  /** Whether the block being closed holds nothing but an ad slot's label, a gallery's control or a line of a poster's record (see AD_LABEL, SLIDE_CONTROL, MEMBER_STAT). */
   private isLabel(frame: Frame): boolean {
     // A heading, a list's item or term and a table's cell with such a word are the text's.
     if (!LABEL_BLOCKS.has(frame.name)) return false;
@@ -1064,7 +1070,7 @@ export class ContentFilter {
     // (The tail is emptied when a block opens or closes: it then holds less than the block's text.)
     if (text <= 0 || text > LABEL_MAX || this.tail.length < text) return false;
     const t = this.tail.slice(-text);
-    return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && SLIDE_CONTROL.test(t));
+    return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && (SLIDE_CONTROL.test(t) || MEMBER_STAT.test(t)));
   }
 
   private isEntryForm(frame: Frame): boolean {

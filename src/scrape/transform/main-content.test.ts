@@ -206,6 +206,16 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('Report inappropriate');
   });
 
+  it("drops the lines of a forum poster's record (post count, join date), and keeps a sentence that starts alike", () => {
+    const html = `<body><main><h1>Lounge access</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="smallfont"><div>Join Date: <b>Aug 2008</b></div><div> Posts: <b>1,077</b> </div></div>
+      <div>Registered: a trademark of the airline, used here with thanks.</div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('Registered: a trademark');
+    for (const gone of ['Join Date', 'Posts:', '1,077']) expect(md).not.toContain(gone);
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
