@@ -148,10 +148,11 @@ function mayBeLoading(text: string): boolean {
 const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
 /**
  * A line of a forum poster's panel: how many posts, when they joined ("Posts: 1,077", "Join Date:
- * Aug 2008", "Registered: 2024-01-27"), alone in its block: the poster's record, not the post.
+ * Aug 2008", "Registered: 2024-01-27"), whether they are on line now ("Offline"), alone in its
+ * block: the poster's record, not the post.
  * Only a count or a date after the name: "Registered: trademark of ..." is a sentence.
  */
-const MEMBER_STAT = /^\s*(?:(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
+const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
 /** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */

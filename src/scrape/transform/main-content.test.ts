@@ -216,6 +216,14 @@ describe('onlyMainContent', () => {
     for (const gone of ['Join Date', 'Posts:', '1,077']) expect(md).not.toContain(gone);
   });
 
+  it("drops a forum poster's presence marker alone in its block", () => {
+    const html = `<body><main><h1>Forum software</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="postfoot"><p><span>Offline</span></p></div><p>The library will open again in spring with longer hours on weekdays.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Offline');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
