@@ -224,6 +224,14 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('Offline');
   });
 
+  it("drops a forum post's author panel whose class names it after a prefix (extraUserInfo)", () => {
+    const html = `<body><main><h1>Forums today</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="extraUserInfo"><dl><dt>Likes Received:</dt><dd>1</dd></dl><dl><dt>Trophy Points:</dt><dd>5</dd></dl></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    for (const gone of ['Likes Received', 'Trophy Points']) expect(md).not.toContain(gone);
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

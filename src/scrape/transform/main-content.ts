@@ -318,7 +318,7 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       // section a breaking story itself sits in. "author" alone may be a byline; "author-box" and
       // "author-bio" are the panel. Some names are spelled in two words (see SPLIT_WORDS).
       const furniture =
-        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
+        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
@@ -338,6 +338,15 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
  */
 function ownsFurniture(word: string, next: string | undefined): boolean {
   return next !== undefined && word !== 'text' && ALWAYS_WORDS.has(next);
+}
+
+/**
+ * Whether a class word ends in an author panel's name after a prefix of its own: forum software
+ * names the panel's parts after their place ("messageUserInfo", "extraUserInfo").
+ */
+function endsInAuthorPanel(word: string): boolean {
+  for (const w of AUTHOR_PANEL_WORDS) if (word.length > w.length && word.endsWith(w)) return true;
+  return false;
 }
 
 /**
