@@ -232,6 +232,15 @@ describe('onlyMainContent', () => {
     for (const gone of ['Likes Received', 'Trophy Points']) expect(md).not.toContain(gone);
   });
 
+  it("drops the bar of readers' reactions under a post", () => {
+    const html = `<body><main><h1>Messages storage</h1><div class="post"><p>${ARTICLE_TEXT}</p>
+      <div class="reactionsBar"><span>Reactions:</span> unixfool, felixen and three other members liked this post</div>
+      <p>The library will open again in spring with longer hours on weekdays.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('unixfool');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

@@ -80,6 +80,8 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'recirc', 'recirculation',
   // A forum post's row of buttons (reply, quote, report), as forum software names it in one word.
   'posttools', 'postcontrols', 'postactions',
+  // Readers' reactions to a post or a story (who liked it, the emoji tally), as templates name the bar.
+  'reactions', 'reactionsbar', 'reactionbar',
 ]);
 
 /** Words that mark site chrome when they appear outside a content landmark. */
@@ -139,7 +141,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /postleft|postcontrols|postactions|yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
+const MAYBE_FURNITURE = /reaction|postleft|postcontrols|postactions|yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
