@@ -153,6 +153,11 @@ const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|pub
  * Only a count or a date after the name: "Registered: trademark of ..." is a sentence.
  */
 const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
+/**
+ * A heading that only counts the replies below it ("6 Answers", "12 Comments"): a tally the
+ * software prints over the posts, not a title of the page's text.
+ */
+const COUNT_HEADING = /^\s*\d[\d,.]*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
 /** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */
@@ -1065,12 +1070,15 @@ export class ContentFilter {
 
   /** Whether the block being closed holds nothing but an ad slot's label, a gallery's control or a line of a poster's record (see AD_LABEL, SLIDE_CONTROL, MEMBER_STAT). */
   private isLabel(frame: Frame): boolean {
-    // A heading, a list's item or term and a table's cell with such a word are the text's.
-    if (!LABEL_BLOCKS.has(frame.name)) return false;
+    // A heading, a list's item or term and a table's cell with such a word are the text's; a
+    // heading may only count the posts below it.
+    const heading = (frame.bits & IS_SUBHEADING) !== 0;
+    if (!heading && !LABEL_BLOCKS.has(frame.name)) return false;
     const text = this.keptText - frame.startText;
     // (The tail is emptied when a block opens or closes: it then holds less than the block's text.)
     if (text <= 0 || text > LABEL_MAX || this.tail.length < text) return false;
     const t = this.tail.slice(-text);
+    if (heading) return COUNT_HEADING.test(t);
     return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && (SLIDE_CONTROL.test(t) || MEMBER_STAT.test(t)));
   }
 

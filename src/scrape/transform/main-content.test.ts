@@ -241,6 +241,16 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('unixfool');
   });
 
+  it('drops a heading that only counts the answers below it, and keeps one that names them', () => {
+    const html = `<body><main><h1>Moving abroad</h1><div class="question"><p>${ARTICLE_TEXT}</p></div>
+      <h2 data-answercount="6">6 Answers</h2><h2>3 Answers to common questions</h2>
+      <div class="answer"><p>The library will open again in spring with longer hours on weekdays.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).toContain('3 Answers to common questions');
+    expect(md).not.toContain('6 Answers');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>
