@@ -28,7 +28,7 @@ import {
 } from './main-content.js';
 import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
-import { type MdMark, type MdOpen, MarkdownWriter, withoutRepeatedImages, withoutRepeatedLines } from './markdown-writer.js';
+import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedLines } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';
 
@@ -227,17 +227,6 @@ const LISTED_ARTICLE_DEPTH = 2;
  * picture's link is its button ("Start course", "Shop") or a label.
  */
 const CARD_TITLE_MIN_WORDS = 3;
-/** Words in a short text, counted by their starts; no regular expression. */
-function wordCount(text: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = isHtmlSpace(text.charCodeAt(i));
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
-}
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -1237,7 +1226,7 @@ export class ContentFilter {
    * and a name to one page.
    */
   private namesPicturedTarget(): boolean {
-    return this.linkHref !== undefined && this.linkHref === this.pictureHref && wordCount(this.linkWords) >= CARD_TITLE_MIN_WORDS;
+    return this.linkHref !== undefined && this.linkHref === this.pictureHref && countWords(this.linkWords) >= CARD_TITLE_MIN_WORDS;
   }
 
   /**

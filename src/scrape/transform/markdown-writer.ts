@@ -991,7 +991,7 @@ function lineText(line: string): string {
 }
 
 /** Words in a line: runs of letters and digits (any non-ASCII character counts as a letter). */
-function countWords(s: string): number {
+export function countWords(s: string): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < s.length; i++) {
