@@ -55,7 +55,8 @@ export function stripMarkdown(md: string): string {
       .replace(/!\[((?:\\.|[^\]\\])*)\]\([^)]*\)/g, '$1')
       .replace(/\[((?:\\.|[^\]\\])*)\]\((?:<[^>]*>|[^)\s]*)(?:\s+"[^"]*")?\)/g, '$1')
       .replace(/<((?:https?|mailto):[^>\s]+)>/g, '$1')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1')
+      // CommonMark lets a backslash escape any ASCII punctuation mark; the reader sees the mark.
+      .replace(/\\([!-/:-@[-`{-~])/g, '$1')
       .replace(/(\*\*|\*|~~|`+)(?=\S)([^\n]*?\S)\1/g, '$2')
       // Underscore emphasis only at word edges, so snake_case identifiers keep their underscores.
       .replace(/(^|[^\p{L}\p{N}_])(__?)(?=\S)([^\n]*?\S)\2(?![\p{L}\p{N}_])/gu, '$1$3')

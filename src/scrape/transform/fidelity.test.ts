@@ -3,6 +3,7 @@
  * expected. They run with onlyMainContent off so the converter, not content selection, is what
  * they pin down; a last group checks that selection keeps the same rendering.
  */
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import type { TransformWants } from '../types.js';
 import { transformPage } from './index.js';
@@ -123,7 +124,7 @@ describe('markdown fidelity', () => {
   it('decodes character references instead of leaving escaped-HTML soup', () => {
     const out = md('<p>Use &lt;div&gt; and &amp; in HTML, 5 &gt; 3.</p><p>Tom &amp; Jerry&nbsp;&#8212; &quot;cats&quot;</p>');
     expect(out).not.toMatch(/&(lt|gt|amp|quot|nbsp|#\d+);/);
-    expect(out).toContain('Use <div> and & in HTML, 5 > 3.');
+    expect(out).toContain('Use \\<div> and & in HTML, 5 > 3.');
     expect(out).toContain('Tom & Jerry');
   });
 
@@ -131,6 +132,51 @@ describe('markdown fidelity', () => {
     const html = '<main><h1>T</h1><p>Some words, and more.</p><ul><li><a href="/a">a</a></li></ul></main>';
     const first = md(html, true);
     for (let i = 0; i < 5; i++) expect(md(html, true)).toBe(first);
+  });
+});
+
+describe('text stays text', () => {
+  // A CommonMark (+ GFM tables and strikethrough) reader with raw HTML on, as many renderers have it.
+  const reader = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  const encode = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const decode = (t: string) =>
+    t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  /** The words a reader of the rendered markdown sees: tags dropped, references decoded. */
+  const shown = (markdown: string) => decode(reader.render(markdown).replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+
+  const texts = [
+    'Use [x](y) here, or [see below] and ![alt](pic.png)',
+    '*stars* and _under_ and __init__ and snake_case and 2 * 3 * 4',
+    'a `tick` and ``two ticks``',
+    'Write <b>bold</b>, <!-- a comment -->, <?php echo 1 ?> and <The Title: A Play>; a < b > c',
+    '&copy; and &#169; and &#x41; stay as typed; AT&T too',
+    '~~struck~~ and ~5 minutes',
+    'a back\\slash, \\* a star and C:\\path\\',
+    '# not a heading', '###### six', '> not a quote', '- not an item', '+ not an item', '* not an item',
+    '1. not a list', '2) not a list', '---', '===', '~~~', '```', '***', '___', '+',
+  ];
+  const contexts: Array<[string, (t: string) => string]> = [
+    ['a paragraph', (t) => `<p>${t}</p>`],
+    ['a list item', (t) => `<ul><li>${t}</li></ul>`],
+    ['a heading', (t) => `<h2>${t}</h2>`],
+    ['a quote', (t) => `<blockquote><p>${t}</p></blockquote>`],
+    ['a line after a break', (t) => `<p>Before<br>${t}</p>`],
+    ['a link', (t) => `<p><a href="/x">${t}</a></p>`],
+    ['a table cell', (t) => `<table><tr><th>${t}</th></tr></table>`],
+  ];
+  for (const [where, wrap] of contexts) {
+    it(`in ${where}, shows every mark of the page's text as text`, () => {
+      for (const t of texts) {
+        const expected = where === 'a line after a break' ? `Before ${t}` : t;
+        expect(shown(md(wrap(encode(t)))), t).toBe(expected.replace(/\s+/g, ' '));
+      }
+    });
+  }
+
+  it('leaves ordinary punctuation alone', () => {
+    expect(md('<p>snake_case, 2 * 3, C# and F#, 50% off - today only! (really) [1]</p>')).toBe(
+      'snake_case, 2 * 3, C# and F#, 50% off - today only! (really) [1]',
+    );
   });
 });
 

@@ -539,12 +539,14 @@ export class MarkdownWriter {
     s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
     const top = this.inlines[this.inlines.length - 1];
+    let inLink = false;
     if (top !== undefined) {
       if (top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
       for (let i = this.inlines.length - 1; i >= 0; i--) {
         const f = this.inlines[i]!;
         if (f.kind === LINK) {
           f.words = true;
+          inLink = true;
           // A bracket in a link's text would end it early (an unbalanced one always), and so would
           // a backslash before the closing one: escaped, as in alt text. Not in code, where they
           // are the code's own.
@@ -552,6 +554,11 @@ export class MarkdownWriter {
           break;
         }
       }
+    }
+    // Text is text: marks that a markdown reader would take for syntax are escaped, code aside.
+    if (top?.kind !== CODE) {
+      if (MAY_NEED_ESCAPE.test(s)) s = escapeInline(s, !inLink);
+      if (this.inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0)) s = escapeLineStart(s);
     }
     // A pipe splits a table's cell wherever it stands, inside a link, emphasis or code too.
     if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
@@ -773,6 +780,82 @@ export class MarkdownWriter {
 
 /** What ends or escapes a link's text or an image's alt text early: escaped where it stands. */
 const BRACKETS = /[[\]\\]/g;
+
+// Characters that can start inline syntax in plain text; most text holds none, and is left alone.
+const MAY_NEED_ESCAPE = /[\\`*_<\]&~]/;
+const ENTITY = /&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});/y;
+
+function isAsciiPunct(c: number): boolean {
+  return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+}
+
+/** A letter or digit, for emphasis purposes; anything past ASCII is taken for a letter. */
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
+}
+
+/**
+ * Escapes what would read as markup rather than the text it is: backticks (code spans), `*` and
+ * `_` that could open or close emphasis (not a lone `*` between spaces, not `_` inside a word,
+ * so `2 * 3` and `snake_case` stay as they are), `~~` (strikethrough), `<` before a tag name (raw
+ * HTML), `&` before an entity name, and, outside a link's text (where BRACKETS already did it), a
+ * backslash before punctuation and the `](` that would turn brackets into a link.
+ */
+function escapeInline(s: string, plain: boolean): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let escape = false;
+    switch (c) {
+      case 96: // `
+        escape = true;
+        break;
+      case 42: // *
+        escape = !(i > 0 && s.charCodeAt(i - 1) === 32 && s.charCodeAt(i + 1) === 32);
+        break;
+      case 95: // _
+        escape = !(i > 0 && isWordChar(s.charCodeAt(i - 1)) && isWordChar(s.charCodeAt(i + 1)));
+        break;
+      case 126: // ~
+        escape = s.charCodeAt(i + 1) === 126 || (i > 0 && s.charCodeAt(i - 1) === 126);
+        break;
+      case 60: {
+        // <
+        const n = s.charCodeAt(i + 1);
+        escape = (n >= 65 && n <= 90) || (n >= 97 && n <= 122) || n === 47 || n === 33 || n === 63;
+        break;
+      }
+      case 38: // &
+        ENTITY.lastIndex = i;
+        escape = ENTITY.test(s);
+        break;
+      case 92: // backslash
+        escape = plain && (i + 1 === s.length || isAsciiPunct(s.charCodeAt(i + 1)));
+        break;
+      case 93: // ]
+        escape = plain && s.charCodeAt(i + 1) === 40;
+        break;
+    }
+    if (escape) {
+      out += s.slice(from, i) + '\\';
+      from = i;
+    }
+  }
+  return from === 0 && out === '' ? s : out + s.slice(from);
+}
+
+// Openings that make a line a heading, quote, list item, rule, setext underline or fence.
+const BLOCK_START = /^(?:#{1,6}(?=[ \t]|$)|>|[-+](?=[ \t]|$)|(?:-+|=+) *$|~{3,})/;
+const ORDERED_START = /^(\d{1,9})([.)])(?=[ \t]|$)/;
+
+/** Escapes an opening that would make text at the start of a line a block of its own. */
+function escapeLineStart(s: string): string {
+  const c = s.charCodeAt(0);
+  if (c >= 48 && c <= 57) return ORDERED_START.test(s) ? s.replace(ORDERED_START, '$1\\$2') : s;
+  if (c !== 35 && c !== 62 && c !== 45 && c !== 43 && c !== 61 && c !== 126) return s;
+  return BLOCK_START.test(s) ? '\\' + s : s;
+}
 
 /**
  * How much of the opening of an alt text and a caption is compared (see blankCaptionAlt), in
