@@ -44,8 +44,36 @@ const blocked = (url: string, ip?: string) =>
 
 const stripBrackets = (host: string) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host);
 
+export interface SsrfGuardOptions {
+  /** Resolves a host name to all its addresses (default: the system resolver). */
+  resolve?: (host: string) => Promise<dns.LookupAddress[]>;
+  /** How long a host whose addresses all passed is taken as passing without resolving again. */
+  passTtlMs?: number;
+  /** Host names remembered at most; the oldest go first. */
+  maxHosts?: number;
+}
+
+const systemResolve = (host: string) => dns.promises.lookup(host, { all: true, verbatim: true });
+
 export class SsrfGuard implements UrlGuard {
-  constructor(readonly policy: AddressPolicy) {}
+  private readonly resolve: (host: string) => Promise<dns.LookupAddress[]>;
+  private readonly passTtlMs: number;
+  private readonly maxHosts: number;
+  /**
+   * Host names that passed, until when. A crawl asks about the same host for every page; the
+   * verdict can be reused for a while because it is not the last word: the connector's lookup
+   * and the socket's peer address are checked again on every new connection.
+   */
+  private readonly passed = new Map<string, number>();
+
+  constructor(
+    readonly policy: AddressPolicy,
+    opts: SsrfGuardOptions = {},
+  ) {
+    this.resolve = opts.resolve ?? systemResolve;
+    this.passTtlMs = opts.passTtlMs ?? 30_000;
+    this.maxHosts = opts.maxHosts ?? 1000;
+  }
 
   async checkUrl(url: string): Promise<void> {
     let parsed: URL;
@@ -62,13 +90,22 @@ export class SsrfGuard implements UrlGuard {
       if (!this.policy.isAllowed(host)) throw blocked(url, host);
       return;
     }
+    const until = this.passed.get(host);
+    if (until !== undefined && until > Date.now()) return;
     let addresses: dns.LookupAddress[];
     try {
-      addresses = await dns.promises.lookup(host, { all: true, verbatim: true });
+      addresses = await this.resolve(host);
     } catch (e) {
       throw new ApiError('SCRAPE_DNS_RESOLUTION_ERROR', { message: `DNS resolution failed for ${host}`, cause: e });
     }
     for (const a of addresses) if (!this.policy.isAllowed(a.address)) throw blocked(url, a.address);
+    this.remember(host);
+  }
+
+  private remember(host: string): void {
+    this.passed.delete(host);
+    if (this.passed.size >= this.maxHosts) this.passed.delete(this.passed.keys().next().value!);
+    this.passed.set(host, Date.now() + this.passTtlMs);
   }
 
   checkAddress(ip: string, url: string): void {

@@ -42,3 +42,49 @@ describe('URL guard', () => {
     expect(err).toMatchObject({ key: 'URL_BLOCKED' });
   });
 });
+
+describe('URL guard verdict reuse', () => {
+  const counting = (answers: Record<string, string[]>) => {
+    const calls: string[] = [];
+    const resolve = (host: string) => {
+      calls.push(host);
+      const list = answers[host];
+      return list ? Promise.resolve(list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))) : Promise.reject(new Error('ENOTFOUND'));
+    };
+    return { calls, resolve };
+  };
+
+  it('resolves a host that passed once per interval, not once per URL', async () => {
+    const { calls, resolve } = counting({ 'site.example': ['93.184.216.34'] });
+    const guard = new SsrfGuard(new AddressPolicy(), { resolve, passTtlMs: 60_000 });
+    for (let i = 0; i < 5; i++) await guard.checkUrl(`https://site.example/page-${i}`);
+    expect(calls).toEqual(['site.example']);
+  });
+
+  it('asks again once the interval is over', async () => {
+    const { calls, resolve } = counting({ 'site.example': ['93.184.216.34'] });
+    const guard = new SsrfGuard(new AddressPolicy(), { resolve, passTtlMs: 0 });
+    await guard.checkUrl('https://site.example/a');
+    await guard.checkUrl('https://site.example/b');
+    expect(calls).toEqual(['site.example', 'site.example']);
+  });
+
+  it('never remembers a refusal or a failure', async () => {
+    const answers: Record<string, string[]> = { 'inside.example': ['10.0.0.7'] };
+    const { calls, resolve } = counting(answers);
+    const guard = new SsrfGuard(new AddressPolicy(), { resolve, passTtlMs: 60_000 });
+    await expect(guard.checkUrl('https://inside.example/')).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+    await expect(guard.checkUrl('https://inside.example/')).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+    await expect(guard.checkUrl('https://gone.example/')).rejects.toMatchObject({ key: 'SCRAPE_DNS_RESOLUTION_ERROR' });
+    answers['gone.example'] = ['93.184.216.34'];
+    await guard.checkUrl('https://gone.example/');
+    expect(calls).toEqual(['inside.example', 'inside.example', 'gone.example', 'gone.example']);
+  });
+
+  it('keeps at most the configured number of hosts, dropping the oldest', async () => {
+    const { calls, resolve } = counting({ 'a.example': ['93.184.216.34'], 'b.example': ['93.184.216.35'], 'c.example': ['93.184.216.36'] });
+    const guard = new SsrfGuard(new AddressPolicy(), { resolve, passTtlMs: 60_000, maxHosts: 2 });
+    for (const h of ['a', 'b', 'c', 'c', 'b', 'a']) await guard.checkUrl(`https://${h}.example/`);
+    expect(calls).toEqual(['a.example', 'b.example', 'c.example', 'a.example']);
+  });
+});
