@@ -390,6 +390,10 @@ describe('boilerplateReason', () => {
     expect(reason('div', { id: 'authorbox' }, true)).toBe('id:authorbox');
     expect(reason('span', { class: 'author' }, true)).toBeUndefined();
     expect(reason('span', { class: 'author-name' }, true)).toBeUndefined();
+    expect(reason('div', { class: 'author-card' }, true)).toBe('class:author');
+    expect(reason('div', { class: 'about_author' }, true)).toBe('class:author');
+    expect(reason('div', { class: 'blog-post__author-description' }, true)).toBe('class:author');
+    expect(reason('div', { class: 'post-author' }, true)).toBeUndefined();
   });
 
   it('flags badges beside a post or a user name', () => {

@@ -304,6 +304,9 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
   // and a content word right before a furniture word may name whose furniture it is (see ownsFurniture).
   const furnitureWord = (p: string, prev: string) => (ALWAYS_WORDS.has(p) || (!inContent && OUTSIDE_WORDS.has(p))) && !LAYOUT_PREFIXES.has(prev);
   const named = (parts: string[]) => {
+    // An author panel's name is the panel's, whatever content word it also holds: the one it
+    // belongs to ("blog-post__author-bio", "post-page-author-card") or its own ("author-bio-text").
+    if (parts.some(isAuthorPanelAt)) return false;
     let furniture = false;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
@@ -318,9 +321,10 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       const p = parts[i]!;
       // "breaking-news" names the ticker only when it leads the name: "row-breaking-news" is the
       // section a breaking story itself sits in. "author" alone may be a byline; "author-box" and
-      // "author-bio" are the panel. Some names are spelled in two words (see SPLIT_WORDS).
+      // "about-author" are the panel (see isAuthorPanelAt). Some names are spelled in two words
+      // (see SPLIT_WORDS).
       const furniture =
-        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || (p === 'author' && (parts[i + 1] === 'box' || parts[i + 1] === 'bio'));
+        ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || isAuthorPanelAt(p, i, parts);
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
@@ -331,6 +335,21 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
     }
   }
   return undefined;
+}
+
+/**
+ * What follows "author" in the name of the panel about the writer under a story ("author-box",
+ * "author-bio", "author-card", "author-description", "author__about"), as opposed to the byline's
+ * parts ("author-name", "author-link").
+ */
+const AUTHOR_PANEL_NEXT: ReadonlySet<string> = new Set(['box', 'bio', 'bios', 'card', 'description', 'desc', 'about']);
+
+/** Whether parts[i] is the "author" of an author panel's name: "author-card", "about-author", "about-the-author". */
+function isAuthorPanelAt(p: string, i: number, parts: string[]): boolean {
+  if (p !== 'author') return false;
+  if (AUTHOR_PANEL_NEXT.has(parts[i + 1] ?? '')) return true;
+  const prev = i > 0 ? parts[i - 1] : undefined;
+  return prev === 'about' || (prev === 'the' && i > 1 && parts[i - 2] === 'about');
 }
 
 /**
