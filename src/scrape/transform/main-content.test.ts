@@ -396,6 +396,16 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'post-author' }, true)).toBeUndefined();
   });
 
+  it("drops the author box a blog plugin adds under a post, named by the plugin's prefix", () => {
+    const html = `<body><article class="post"><h1>Budget approved</h1><div class="entry-content"><p>${ARTICLE_TEXT}</p>
+      <div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Ann Smith writes about city politics and public transport.</p></div></div>
+      <div class="abh_box abh_box_down"><div class="abh_text"><p>Ben Jones covers the city council.</p></div></div></div></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Ann Smith');
+    expect(md).not.toContain('Ben Jones');
+  });
+
   it('flags badges beside a post or a user name', () => {
     expect(reason('span', { class: 'user-badges' }, true)).toBe('class:badges');
     expect(reason('div', { class: 'badge' }, true)).toBe('class:badge');

@@ -73,6 +73,9 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'breakingnews', 'newsticker',
   // An author panel under a post, as themes name it in one word (see also "author-box" below).
   'authorbox', 'authorbio', 'aboutauthor',
+  // The author boxes that common blog plugins add under a post, by the class word they prefix
+  // every part of the box with ("saboxplugin-wrap", "abh_box").
+  'saboxplugin', 'abh',
   // Badges beside a post or a user name (rank, reputation, "bronze badges", "top contributor"):
   // forum furniture, not the thread's text.
   'badge', 'badges',
@@ -141,7 +144,7 @@ const CONTENT_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 // Cheap pre-filter so most class/id values skip the split-and-lookup below.
-const MAYBE_FURNITURE = /reaction|postleft|postcontrols|postactions|yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
+const MAYBE_FURNITURE = /reaction|sabox|abh|postleft|postcontrols|postactions|yotpo|okendo|jdgm|judgeme|loox|trustpilot|bazaarvoice|stamped-|rodape|fusszeile|recirc|nav|menu|side|head|foot|mast|topbar|sig|copyright|shar|social|addthis|ad|dfp|spons|news|subscr|relat|recomm|popup|modal|bread|pag|skip|tool|cookie|consent|gdpr|onetrust|didomi|hid|none|only|screen|offscreen|invisible|anchor|user|member|authorinfo|postprofile|disclaim|footnote|fineprint|legal|break|newsticker|author/i;
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
