@@ -394,6 +394,9 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'about_author' }, true)).toBe('class:author');
     expect(reason('div', { class: 'blog-post__author-description' }, true)).toBe('class:author');
     expect(reason('div', { class: 'post-author' }, true)).toBeUndefined();
+    expect(reason('div', { class: 'author_detail_box' }, true)).toBe('class:author');
+    expect(reason('section', { class: 'author-section' }, true)).toBe('class:author');
+    expect(reason('div', { class: 'author-wrapper' }, true)).toBeUndefined();
   });
 
   it("drops the author box a blog plugin adds under a post, named by the plugin's prefix", () => {

@@ -342,10 +342,11 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
 
 /**
  * What follows "author" in the name of the panel about the writer under a story ("author-box",
- * "author-bio", "author-card", "author-description", "author__about"), as opposed to the byline's
- * parts ("author-name", "author-link").
+ * "author-bio", "author-card", "author-description", "author__about", "author-details",
+ * "author-section"), as opposed to the byline's parts ("author-name", "author-link", and the
+ * "author-wrapper" around them).
  */
-const AUTHOR_PANEL_NEXT: ReadonlySet<string> = new Set(['box', 'bio', 'bios', 'card', 'description', 'desc', 'about']);
+const AUTHOR_PANEL_NEXT: ReadonlySet<string> = new Set(['box', 'bio', 'bios', 'card', 'description', 'desc', 'about', 'detail', 'details', 'block', 'section', 'profile']);
 
 /** Whether parts[i] is the "author" of an author panel's name: "author-card", "about-author", "about-the-author". */
 function isAuthorPanelAt(p: string, i: number, parts: string[]): boolean {
