@@ -70,6 +70,13 @@ export interface ContentResult {
   misfire?: number;
 }
 
+/**
+ * schema.org types by which a page declares itself a discussion (a forum thread, a question and
+ * its answers), in its microdata or its JSON-LD: there the replies are the page's content
+ * however the template names them ("comment"), not readers' comments under an article.
+ */
+const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
+
 /** Blocks that may be dropped for being mostly links (see pruneLinkBlock). */
 const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'menu']);
 // A block is pruned when over half its text is link text and under this much is not: chosen on
@@ -411,6 +418,9 @@ export class ContentFilter {
   private hardDrop = -1;
   /** Inside a <style> or <script> (raw text; they never nest). */
   private inStyleOrScript = false;
+  /** Inside a JSON-LD <script>, and whether the page declared itself a discussion (see DISCUSSION_TYPE). */
+  private inJsonLd = false;
+  private discussion = false;
   /** Stack index of the subtree being dropped as boilerplate. */
   private softDrop = -1;
   private includeDepth = -1;
@@ -504,7 +514,14 @@ export class ContentFilter {
   }
 
   open(name: string, attrs: AttrView, start: number): void {
-    if (name === 'style' || name === 'script') this.inStyleOrScript = true;
+    if (name === 'style' || name === 'script') {
+      this.inStyleOrScript = true;
+      if (name === 'script' && this.onlyMain && attrs.get('type') === 'application/ld+json') this.inJsonLd = true;
+    }
+    if (this.onlyMain && !this.discussion && attrs.size !== 0) {
+      const t = attrs.get('itemtype');
+      if (t !== undefined && DISCUSSION_TYPE.test(t)) this.discussion = true;
+    }
     // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
     if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
     const bits = tagBitsOf(name);
@@ -722,6 +739,7 @@ export class ContentFilter {
   }
 
   text(data: string): void {
+    if (this.inJsonLd && !this.discussion && DISCUSSION_TYPE.test(data)) this.discussion = true;
     // CSS-in-JS libraries put <style> inside the very heading being read; its rules are no title.
     if (!this.inStyleOrScript) {
       if (this.h1Capture >= 0) this.h1Buf += data;
@@ -795,7 +813,10 @@ export class ContentFilter {
   }
 
   close(name: string): void {
-    if (name === 'style' || name === 'script') this.inStyleOrScript = false;
+    if (name === 'style' || name === 'script') {
+      this.inStyleOrScript = false;
+      this.inJsonLd = false;
+    }
     const frame = this.stack.pop();
     if (frame === undefined) return;
     const bits = frame.bits;
@@ -920,7 +941,7 @@ export class ContentFilter {
         from = chosen.startNode;
         to = chosen.endNode;
       }
-      let picked = selectContent(this.nodes, from, to);
+      let picked = selectContent(this.nodes, from, to, this.discussion);
       // A pick that leaves (nearly) nothing of a page the rules left text on anchored on a stray
       // sentence (a comment policy under an unpunctuated table or list): what the rules kept is
       // the content, rather than the page without them.

@@ -202,8 +202,9 @@ export function bodyOutside(nodes: readonly BlockNode[], from: number, to: numbe
 /**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
  * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
+ * `discussion`: the page declares itself a forum thread or a Q&A (see useHints below).
  */
-export function selectContent(nodes: readonly BlockNode[], from: number, to: number): Selection | undefined {
+export function selectContent(nodes: readonly BlockNode[], from: number, to: number, discussion = false): Selection | undefined {
   const count = to - from;
   if (count <= 0) return undefined;
   // Where most prose sits in comment-like blocks (a forum thread), those blocks are the content.
@@ -233,11 +234,14 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   }
   // ... but an article with a long comment thread still has its own body: substantial prose
   // outside those blocks keeps the hints on. A post marked up as the page's one <article>, with
-  // the thread outside it, is its own body with less: an open thread's short post, say.
+  // the thread outside it, is its own body with less: an open thread's short post, say. Not on a
+  // page that declares itself a discussion (see clean-html's DISCUSSION_TYPE): a thread's opening
+  // post is no article, and the replies that outweigh it are the thread.
   const useHints =
     unhinted >= hinted ||
-    (unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted) ||
-    (articles === 1 && articleHinted === 0 && articleProse >= ARTICLE_PROSE_MIN && articleProse >= ARTICLE_PROSE_SHARE * hinted);
+    (!discussion &&
+      ((unhinted >= OWN_PROSE_MIN && unhinted >= OWN_PROSE_SHARE * hinted) ||
+        (articles === 1 && articleHinted === 0 && articleProse >= ARTICLE_PROSE_MIN && articleProse >= ARTICLE_PROSE_SHARE * hinted)));
   // A series of items is the content only where it outweighs the page's prose (a listing, a
   // shop's category); beside an article it is a teaser rail, pruned as before.
   let items = 0;

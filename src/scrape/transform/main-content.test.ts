@@ -648,6 +648,18 @@ describe('content scoring', () => {
     expect(md).not.toContain('Reader comment');
   });
 
+  it('keeps the replies under a long opening post on a page that declares itself a discussion', () => {
+    const thread = `<div><div class="body">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <ol class="comment-list">${Array.from({ length: 40 }, (_, n) => `<li class="comment"><p>Reply ${n}: I had the same trouble, and a clean build fixed it.</p></li>`).join('')}</ol></div>`;
+    const jsonLd = `<head><script type="application/ld+json">{"@context":"https://schema.org","@type":"DiscussionForumPosting","headline":"Build fails"}</script></head>`;
+    const microdata = `<div itemscope itemtype="https://schema.org/QAPage">${thread}</div>`;
+    for (const html of [`<html>${jsonLd}<body>${thread}</body></html>`, `<body>${microdata}</body>`]) {
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain(prose(10));
+      expect(md).toContain('Reply 39:');
+    }
+  });
+
   it('keeps a short post, marked up as the page’s one <article>, over the longer thread below it', () => {
     const html = `<body><div class="site"><article><h1>Open thread</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</article>
       <ol class="comment-list">${Array.from({ length: 40 }, (_, n) => `<li class="comment"><p>Reader comment ${n}: I think so too, and I said it first, twice.</p></li>`).join('')}</ol></div></body>`;
