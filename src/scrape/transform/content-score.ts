@@ -257,15 +257,25 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // cards beside that box is a rail of other products however little prose the page has.
   if (items > 0 && nodes[series]!.priced && buyBoxApart(nodes, from, to, series)) items = 0;
   const prose = useHints ? unhinted : unhinted + hinted;
-  const useItems = items > 0 && items >= ITEM_PROSE_RATIO * prose;
-  // A series close to that (a category's grid beside its buying guide, a blog index beside its
-  // excerpts) on a page with no body of its own (no block holds most of the prose, and a
-  // substantial amount of it, in paragraphs of its own, as an article's body does; a short
-  // introduction is no body) is the content or the prose is, and neither is clearly so: both
-  // are kept rather than one of them lost.
+  // Whether the page has no body of its own: no block holds most of the prose, and a substantial
+  // amount of it, in paragraphs of its own, as an article's body does (a short introduction is no body).
   let body = 0;
   for (let i = 0; i < count; i++) if (childProse[i]! > body) body = childProse[i]!;
   const bodiless = body < BODY_SHARE * prose || body < OWN_PROSE_MIN;
+  // A front page is several series, one per section (top stories, latest, a topic's): on a page
+  // without a body, they outweigh its prose together (a promotion's blurb, a sign-up box) as one
+  // series would. Only series that hold no other series are counted, so none is counted twice.
+  let allItems = 0;
+  if (bodiless) {
+    for (let i = from; i < to; i++) {
+      const n = nodes[i]!;
+      if (n.items > 0 && !n.nested && !(useHints && n.hint < 0)) allItems += n.items;
+    }
+  }
+  const useItems = items > 0 && (items >= ITEM_PROSE_RATIO * prose || allItems >= ITEM_PROSE_RATIO * prose);
+  // A series close to that (a category's grid beside its buying guide, a blog index beside its
+  // excerpts) on a page with no body is the content or the prose is, and neither is clearly so:
+  // both are kept rather than one of them lost.
   if (!useItems && items > 0 && items >= HEDGE_PROSE_RATIO * prose) {
     if (bodiless) {
       const a = pick(nodes, from, to, childProse, useHints, false);

@@ -1383,6 +1383,16 @@ describe('content scoring', () => {
       expect(md).not.toContain('Chairs');
     });
 
+    it('is kept, with the other sections’ series, on a front page where together they outweigh a promotion’s blurb', () => {
+      const section = (s: number) =>
+        `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
+      const promo = `<div class="promo"><p>${prose(1)}</p><p>${prose(2)}</p></div>`;
+      const html = `<body>${menu}<div class="front">${promo}${[1, 2, 3, 4, 5, 6].map(section).join('')}</div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 11');
+      expect(md).toContain('Walnut desk organiser model 64');
+    });
+
     it('is not one section among several that each hold a series (a page of rails)', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
