@@ -49,6 +49,11 @@ export interface ContentOptions {
    * and content scoring decide. `<noscript>` is read too: some sites serve their content only there.
    */
   lenient?: boolean;
+  /**
+   * Main-content mode that reads `<noscript>` with the rules on: for pages whose content is only
+   * there (a forum's view for crawlers), tried before turning the rules off (see lenient).
+   */
+  noscript?: boolean;
   /** Start offsets of elements the boilerplate rules must not drop (see ContentResult.misfire). */
   keepStarts?: ReadonlySet<number>;
 }
@@ -410,6 +415,7 @@ export class ContentFilter {
   private landmarkSeq = 0;
   private readonly onlyMain: boolean;
   private readonly lenient: boolean;
+  private readonly readNoscript: boolean;
   /** Writes markdown instead of HTML (see ContentOptions.output). */
   private readonly md: MarkdownWriter | undefined;
   private readonly includeStarts: ReadonlySet<number> | undefined;
@@ -507,6 +513,7 @@ export class ContentFilter {
   ) {
     this.onlyMain = opts.onlyMainContent;
     this.lenient = opts.lenient === true;
+    this.readNoscript = this.lenient || opts.noscript === true;
     this.md = opts.output === 'markdown' ? new MarkdownWriter(this.out) : undefined;
     this.includeStarts = opts.includeStarts;
     this.keepStarts = opts.keepStarts;
@@ -551,7 +558,7 @@ export class ContentFilter {
       this.includeDepth = depth;
     }
     if (
-      (bits & IS_NON_CONTENT && !(this.lenient && name === 'noscript')) ||
+      (bits & IS_NON_CONTENT && !(this.readNoscript && name === 'noscript')) ||
       (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
       this.hardDrop = depth;
       this.droppingNoscript = name === 'noscript';

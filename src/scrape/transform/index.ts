@@ -69,6 +69,12 @@ function cleanContent(html: string, baseUrl: string, content: ContentOptions, sc
     cleaned = scanDocument(html, { baseUrl, content: { ...content, keepStarts } }).content;
   }
   if (cleaned?.nearlyEmpty) {
+    // A page whose content is only in <noscript> (a forum's view for crawlers) is read there
+    // with the rules still on: its quotes and link previews are as much furniture as anywhere.
+    const noscript = scanDocument(html, { baseUrl, content: { ...content, noscript: true } }).content;
+    if (noscript !== undefined && !noscript.nearlyEmpty) cleaned = noscript;
+  }
+  if (cleaned?.nearlyEmpty) {
     // The tag/class rules emptied a page that has text (its content sits inside a mis-nested
     // header, or only in <noscript>): score the page again without them.
     cleaned = scanDocument(html, { baseUrl, content: { ...content, lenient: true } }).content;

@@ -635,6 +635,15 @@ describe('content scoring', () => {
     expect(md).toContain(prose(2));
   });
 
+  it('reads <noscript> with the rules on when the content is only there: a quoted post in an <aside> stays out', () => {
+    const html = `<body><div id="app"></div><noscript><header><a href="/">Example Forum</a></header><div class="post">
+      <aside class="quote"><p>Quoted reply: the build fails at the linking step, here is my log and my setup.</p></aside>
+      ${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}</div></noscript></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(2));
+    expect(md).not.toContain('Quoted reply');
+  });
+
   it('does not drop an element whose class names the content beside a furniture word', () => {
     const html = `<body><div class="article-body pagination-first"><p>${prose(1)}</p></div></body>`;
     expect(transformPage(html, opts(), MD).markdown).toContain(prose(1));
