@@ -635,6 +635,14 @@ describe('content scoring', () => {
     expect(md).toContain(prose(2));
   });
 
+  it('keeps the page after a self-closed <iframe> inside <noscript> (a tag manager\'s fallback), which browsers read as text', () => {
+    const html = `<body><noscript><iframe src="https://tags.example/ns.html" height="0" width="0" /></noscript>
+      <main><h1>Hosting</h1>${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}</main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('# Hosting');
+    expect(md).toContain(prose(2));
+  });
+
   it('reads <noscript> with the rules on when the content is only there: a quoted post in an <aside> stays out', () => {
     const html = `<body><div id="app"></div><noscript><header><a href="/">Example Forum</a></header><div class="post">
       <aside class="quote"><p>Quoted reply: the build fails at the linking step, here is my log and my setup.</p></aside>

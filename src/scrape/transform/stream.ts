@@ -166,8 +166,41 @@ export function neutralizeCdata(html: string): string {
   return html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '<?[CDATA[') : html;
 }
 
+/**
+ * A browser that runs scripts reads a `<noscript>`'s content as text. An `<iframe>` in there (a
+ * tag manager's fallback, often written self-closed: `<iframe src="..." />`) would otherwise open
+ * a raw-text element that swallows the rest of the page up to an `</iframe>` that never comes.
+ * It is read as an `<embed>` instead, an empty element that is never content either; the name is
+ * as long, so every element's start offset stays.
+ */
+export function neutralizeNoscriptFrames(html: string): string {
+  let from = html.indexOf('<noscript');
+  if (from < 0) return html;
+  // The next <iframe> anywhere: each one is looked for once, however many <noscript>s there are.
+  let frame = html.indexOf('<iframe', from);
+  let out: string | undefined;
+  while (from >= 0 && frame >= 0) {
+    const end = html.indexOf('</noscript', from);
+    // An unclosed one (a "<noscript>" in a script's string, say) is left alone.
+    if (end < 0) break;
+    for (; frame >= 0 && frame < end; frame = html.indexOf('<iframe', frame + 7)) {
+      if (frame < from) continue;
+      const c = html.charCodeAt(frame + 7);
+      // Only the tag itself: whitespace, "/" or ">" after its name.
+      if (c === 32 || c === 47 || c === 62 || (c >= 9 && c <= 13)) out = (out ?? html).slice(0, frame) + '<embed ' + (out ?? html).slice(frame + 7);
+    }
+    from = html.indexOf('<noscript', end);
+  }
+  return out ?? html;
+}
+
+/** The markup as the streaming pass reads it (see neutralizeCdata, neutralizeNoscriptFrames). */
+export function neutralizeMarkup(html: string): string {
+  return neutralizeNoscriptFrames(neutralizeCdata(html));
+}
+
 export function streamHtml(source: string, handler: StreamHandler, opts: StreamOptions = {}): void {
-  const html = neutralizeCdata(source);
+  const html = neutralizeMarkup(source);
   const stack: string[] = [];
   let foreign = 0;
   let tagName = '';

@@ -5,7 +5,7 @@
  */
 import { load } from 'cheerio';
 import { looksLikeXhtml } from './scan.js';
-import { neutralizeCdata } from './stream.js';
+import { neutralizeMarkup } from './stream.js';
 
 export interface SelectorStarts {
   includeStarts?: Set<number>;
@@ -17,7 +17,7 @@ export function selectorStarts(html: string, includeTags: readonly string[], exc
   const exclude = excludeTags.map((s) => s.trim()).filter(Boolean);
   if (include.length === 0 && exclude.length === 0) return {};
   // The same markup reading as the streaming pass, so the offsets name the same elements.
-  const $ = load(neutralizeCdata(html), {
+  const $ = load(neutralizeMarkup(html), {
     xml: {
       xmlMode: false,
       decodeEntities: true,
