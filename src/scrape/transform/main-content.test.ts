@@ -251,6 +251,18 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('6 Answers');
   });
 
+  it('keeps a carousel whose class styles its navigation arrows', () => {
+    const html = `<body><div class="page"><h1>Spring offers</h1><p>${ARTICLE_TEXT}</p>
+      <div class="offer-carousel light-nav-arrows"><button>Previous</button>
+        <div class="slide"><h3>Rowing machines</h3><p>Save a fifth on every rowing machine until the end of the month.</p></div>
+        <div class="slide"><h3>Exercise bikes</h3><p>Free delivery and assembly on all exercise bikes this spring.</p></div>
+      <button>Next</button></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Save a fifth on every rowing machine');
+    expect(md).toContain('Free delivery and assembly');
+    expect(boilerplateReason('div', attrsFrom({ class: 'site-nav' }), false)).toBe('class:nav');
+  });
+
   it("drops a video's fallback text, shown only by browsers that cannot play it", () => {
     const html = `<body><main><h1>Teeth whitening</h1><p>${ARTICLE_TEXT}</p>
       <video autoplay muted><source src="/clip.mp4" type="video/mp4">Your browser does not support the video tag.</video>

@@ -126,6 +126,14 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'screen-reader-only', 'offscreen', 'invisible', 'skip-link', 'skip-to-content', 'headerlink', 'anchorjs-link',
 ]);
 
+/**
+ * Words after "nav" that name a carousel's or a slider's set of controls ("dark-nav-arrows",
+ * "nav-btns"), not a site's navigation: themes put such a class on the carousel itself to style
+ * its arrows, and the arrows are buttons, dropped as such. (A single "nav-btn" is as often a
+ * site menu's toggle.)
+ */
+const NAV_CONTROLS: ReadonlySet<string> = new Set(['btns', 'buttons', 'arrows', 'dots']);
+
 /** A word before a furniture word that describes a layout rather than the furniture itself. */
 const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'without', 'show', 'hide', 'toggle']);
 
@@ -331,6 +339,7 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
       if (LAYOUT_PREFIXES.has(prev)) continue;
+      if (p === 'nav' && i + 1 < parts.length && NAV_CONTROLS.has(parts[i + 1]!)) continue;
       // "header" after another word names a part's header (a product's, a card's, an accordion's:
       // "pdp-header", "card-header"), not the site's, unless that word places it in the page.
       if (p === 'header' && i > 0 && !SITE_PREFIXES.has(prev)) continue;
