@@ -6,7 +6,8 @@
  * blocks hold most of the page's prose (a forum thread is its comments). A series of like items
  * (a product grid, a listing's rows; see clean-html's repeatedItems) votes by its items' text
  * where it outweighs the page's prose: a listing is its items although none of them is prose.
- * Where it nearly does, on a page without a body of prose, the series and the prose are both kept.
+ * Where it nearly does, on a page without a body of prose, the series and the prose are both kept;
+ * so are a shop's priced grid and the prose under it, where the grid has a good share of its text.
  */
 
 /** One block element of the cleaned output, in document order (parents before children). */
@@ -153,6 +154,8 @@ const DOMINANT_TEXT = 0.5;
 const ITEM_VOTE = 1;
 const ITEM_PROSE_RATIO = 2;
 const HEDGE_PROSE_RATIO = 1.2;
+/** A priced grid before the prose is kept with it from this share of the prose's text on (see selectContent). */
+const GRID_FIRST_PROSE_RATIO = 0.6;
 const BODY_SHARE = 0.5;
 /**
  * A block beside the content whose text is at least this share tables is the content's too (see
@@ -282,6 +285,18 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
       const b = pick(nodes, from, to, childProse, useHints, true);
       return a === undefined || b === undefined ? (a ?? b) : union(a, b);
     }
+  }
+  // A shop's grid of priced cards above the page's prose (a category's buying guide or
+  // description under its products), with a good share of that prose's text, is what the page
+  // shows first: both are kept. Prose above the grid is the page's own text, the grid below it
+  // the products that text is about.
+  if (!useItems && items > 0 && items >= GRID_FIRST_PROSE_RATIO * prose && nodes[series]!.priced) {
+    const text = pick(nodes, from, to, childProse, useHints, false, bodiless);
+    const grid = pick(nodes, from, to, childProse, useHints, true);
+    if (text !== undefined && grid !== undefined && text.ranges.length > 0 && grid.ranges.length > 0 && grid.ranges[0]![0] < text.ranges[0]![0]) {
+      return union(text, grid);
+    }
+    return text;
   }
   return pick(nodes, from, to, childProse, useHints, useItems, bodiless);
 }

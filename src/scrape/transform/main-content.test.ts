@@ -251,6 +251,18 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('6 Answers');
   });
 
+  it("keeps a shop's grid of priced cards above its category's description with the description", () => {
+    const names = ['Steel hand trowel with ash handle', 'Bypass pruning shears, 20 mm cut', 'Galvanised watering can, 10 litres', 'Border fork with a treated handle', 'Hand weeder with a forked tip', 'Pair of suede gardening gloves'];
+    const cards = names.map((n, i) => `<li class="product-card"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><h3><a href="/p/${i}">${n}</a></h3><span class="price">$${12 + i}.00</span></li>`).join('');
+    const html = `<body><h1>Garden tools</h1><ul class="product-grid">${cards}</ul>
+      <div class="category-description"><h2>Choosing garden tools</h2><p>A good trowel and a sharp pair of shears will do most of the work in a small garden, and they last for years when cleaned after use.</p>
+      <p>Forks and spades with treated handles cope better with wet soil, while a light watering can is easier to carry along the beds in summer.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Galvanised watering can, 10 litres');
+    expect(md).toContain('$17.00');
+    expect(md).toContain('Forks and spades with treated handles');
+  });
+
   it('keeps a carousel whose class styles its navigation arrows', () => {
     const html = `<body><div class="page"><h1>Spring offers</h1><p>${ARTICLE_TEXT}</p>
       <div class="offer-carousel light-nav-arrows"><button>Previous</button>
