@@ -584,6 +584,10 @@ export class ContentFilter {
         frame.hiddenLink = true;
         this.hiddenLinks++;
       } else if (why === undefined && name === 'img' && this.hiddenLinks > 0) why = 'aria-hidden';
+      // A price hidden from screen readers is still the price on screen: shops hide the figures
+      // a card shows (the struck-out old price, the new one) from them and spell them out in
+      // visually hidden words of their own ("Original price was: $30.00"), which go.
+      else if (why === 'aria-hidden' && isShownPrice(name, attrs)) why = undefined;
       // A post card's footer holds its byline and date, which a feed shows as the card's text.
       else if (why === 'tag:footer' && this.articles > 0 && this.inListedArticle()) why = undefined;
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
@@ -1551,6 +1555,13 @@ function isRailHeadingParts(raw: string): boolean {
 
 /** Class words of a price (price, product-price, priceBlock). */
 const PRICE_HINT = /price/i;
+
+/** Elements of a price as shops mark it up: its class names one, or it is the old price struck out or the new one inserted. */
+function isShownPrice(name: string, attrs: AttrSource): boolean {
+  if (name === 'del' || name === 'ins' || name === 's') return true;
+  const cls = attrs.get('class');
+  return cls !== undefined && PRICE_HINT.test(cls);
+}
 /** A price as a card shows it, "$829", "€ 12,99", "12,99 €" (see showsPrice), in a card's text of at most this length. */
 const SHOWN_PRICE = /[$€£¥]\s*\d|\d\s*€/;
 const SHOWN_PRICE_MAX_TEXT = 300;

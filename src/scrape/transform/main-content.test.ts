@@ -251,6 +251,20 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('6 Answers');
   });
 
+  it('keeps the prices a card shows though they are hidden from screen readers', () => {
+    const card = (name: string, was: string, now: string) =>
+      `<li class="product"><img src="/i/${name}.jpg" alt=""><h2><a href="/p/${name}">${name}</a></h2>
+      <span class="price"><del aria-hidden="true">$${was}</del> <span class="screen-reader-text">Original price was: $${was}.</span>
+      <ins aria-hidden="true">$${now}</ins><span class="screen-reader-text">Current price is: $${now}.</span></span>
+      <span class="product-price--member" aria-hidden="true">Members $${now}</span></li>`;
+    const html = `<body><main><h1>Camping gear</h1><p>Tables, tool rolls and mugs for the campsite, all at a third off until the end of the month.</p><ul class="products">${card('Folding camp table', '89.00', '62.30')}${card('Canvas tool roll', '28.00', '19.60')}${card('Enamel mug set', '24.00', '16.80')}</ul></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('$89.00');
+    expect(md).toContain('$62.30');
+    expect(md).toContain('Members $16.80');
+    expect(md).not.toContain('Original price was');
+  });
+
   it("keeps a shop's grid of priced cards above its category's description with the description", () => {
     const names = ['Steel hand trowel with ash handle', 'Bypass pruning shears, 20 mm cut', 'Galvanised watering can, 10 litres', 'Border fork with a treated handle', 'Hand weeder with a forked tip', 'Pair of suede gardening gloves'];
     const cards = names.map((n, i) => `<li class="product-card"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><h3><a href="/p/${i}">${n}</a></h3><span class="price">$${12 + i}.00</span></li>`).join('');
