@@ -1491,6 +1491,15 @@ describe('onlyMainContent: repeated renderings', () => {
     expect(md.split('const total').length - 1).toBe(2);
   });
 
+  it('keeps one copy of a whole list rendered twice (a buy box repeated in a sticky bar), but lists that differ', () => {
+    const list = (extra: string) => `<ul><li>Size: 42</li><li>Colour: slate grey</li><li>Sole: natural rubber</li>${extra}</ul>`;
+    const html = `<body><main><h1>Wool runner</h1>${list('')}<p>${description}</p><p>${description.replace('runner', 'shoe')}</p>
+      <div class="sticky-bar"><h3>Wool runner</h3>${list('')}</div><h2>Other sizes</h2>${list('<li>Width: wide</li>')}</main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('Sole: natural rubber').length - 1).toBe(2);
+    expect(md).toContain('Width: wide');
+  });
+
   it('keeps a long passage restated far from its first telling (a summary, a second plan)', () => {
     const filler = Array.from({ length: 30 }, (_, n) => `<p>Step ${n}: mix, stir and wait for item ${n}.</p>`).join('');
     const html = `<body><main><h1>Plans</h1><p>${description}</p>${filler}<p>${description}</p></main></body>`;

@@ -1055,6 +1055,69 @@ export function withoutRepeatedLines(md: string): string {
   return out.join('\n');
 }
 
+/**
+ * A list rendered twice (a buy box's details again in a sticky bar, a summary panel that repeats
+ * the feature list, a mobile and a desktop layout): the copy, item for item the same list, goes.
+ * Single items repeat by nature (see above); a whole list of at least REPEAT_LIST_ITEMS items
+ * repeated within REPEAT_LIST_WINDOW lines is a template's twin.
+ */
+const REPEAT_LIST_ITEMS = 3;
+const REPEAT_LIST_WINDOW = 200;
+
+export function withoutRepeatedLists(md: string): string {
+  const lines = md.split('\n');
+  // Lists as runs of item lines (blank lines between them allowed): first line, last line, key.
+  const lists: Array<{ start: number; end: number; items: number; key: string }> = [];
+  let fence = false;
+  let start = -1;
+  let end = -1;
+  let items = 0;
+  let key = '';
+  const close = (): void => {
+    if (start >= 0 && items >= REPEAT_LIST_ITEMS) lists.push({ start, end, items, key });
+    start = -1;
+    items = 0;
+    key = '';
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (isFenceLine(line)) {
+      close();
+      fence = !fence;
+      continue;
+    }
+    if (fence) continue;
+    const t = line.trim();
+    if (t === '') continue;
+    if (!isListItemLine(t)) {
+      close();
+      continue;
+    }
+    if (start < 0) start = i;
+    end = i;
+    items++;
+    key += t + '\n';
+  }
+  close();
+  if (lists.length < 2) return md;
+  const seen = new Map<string, number>();
+  const drop: Array<[number, number]> = [];
+  for (const l of lists) {
+    const at = seen.get(l.key);
+    if (at !== undefined && l.start - at <= REPEAT_LIST_WINDOW) drop.push([l.start, l.end]);
+    else seen.set(l.key, l.end);
+  }
+  if (drop.length === 0) return md;
+  const out: string[] = [];
+  let d = 0;
+  for (let i = 0; i < lines.length; i++) {
+    while (d < drop.length && drop[d]![1] < i) d++;
+    if (d < drop.length && i >= drop[d]![0] && i <= drop[d]![1]) continue;
+    out.push(lines[i]!);
+  }
+  return out.join('\n');
+}
+
 /** Whether a line opens a list item (only one that starts with a marker or a digit can). */
 function isListItemLine(line: string): boolean {
   const c = line.charCodeAt(0);
