@@ -641,7 +641,7 @@ export class ContentFilter {
         }
       }
       // A price tells a product's buy box from other blocks around a title (see content-score's pick).
-      if (cls !== undefined && this.blockTop >= 0 && PRICE_HINT.test(cls)) this.nodes[this.blockTop]!.priced = true;
+      if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(cls, attrs)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
       if (this.md !== undefined && bits & IS_UNWRAP && !this.isImageCaption(name, cls)) return;
     }
@@ -714,6 +714,7 @@ export class ContentFilter {
           allLinks: 0,
           rich: 0,
           priced: false,
+          pricesShown: false,
           items: 0,
           itemLinks: 0,
           doomed: false,
@@ -1329,10 +1330,12 @@ export class ContentFilter {
     const node = nodes[at]!;
     node.items = best[2]!;
     node.itemLinks = best[3]!;
+    let shown = 0;
     // The items' cards, wherever they sit inside them, are claimed.
     for (let c = node.last; c >= 0; c = nodes[c]!.prev) {
       const k = nodes[c]!;
       if (k.shape !== bestShape) continue;
+      if (!node.priced && k.all <= SHOWN_PRICE_MAX_TEXT && this.chunksShowPrice(k.startChunk, k.endChunk)) shown++;
       // An item's picture outside its links is what the item's title link names: its alt text
       // repeats the title or describes a photo (as a picture link's alt text is, see MarkdownWriter).
       if (k.allLinks > 0) this.md?.blankLooseAlts(k.startChunk, k.endChunk);
@@ -1346,6 +1349,14 @@ export class ContentFilter {
         this.doomedLink -= d.links;
       }
     }
+    node.pricesShown = shown >= ITEM_RICH_SHARE * best[0]!;
+  }
+
+  /** Whether the output between two chunks shows a price (see SHOWN_PRICE). */
+  private chunksShowPrice(start: number, end: number): boolean {
+    let s = '';
+    for (let i = start; i < end; i++) s += this.out[i];
+    return SHOWN_PRICE.test(s);
   }
 
   /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */
@@ -1565,6 +1576,21 @@ function isShownPrice(name: string, attrs: AttrSource): boolean {
 /** A price as a card shows it, "$829", "€ 12,99", "12,99 €" (see showsPrice), in a card's text of at most this length. */
 const SHOWN_PRICE = /[$€£¥]\s*\d|\d\s*€/;
 const SHOWN_PRICE_MAX_TEXT = 300;
+
+/**
+ * Whether an element names a price: by class, or where shops' markup says so in other
+ * attributes (schema.org's itemprop, a test hook, an id).
+ */
+function namesPrice(cls: string | undefined, attrs: AttrView): boolean {
+  if (cls !== undefined && PRICE_HINT.test(cls)) return true;
+  if (attrs.size === 0) return false;
+  const prop = attrs.get('itemprop');
+  if (prop !== undefined && PRICE_HINT.test(prop)) return true;
+  const test = attrs.get('data-testid');
+  if (test !== undefined && PRICE_HINT.test(test)) return true;
+  const id = attrs.get('id');
+  return id !== undefined && PRICE_HINT.test(id);
+}
 
 /** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
 const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;

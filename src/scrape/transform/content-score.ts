@@ -42,8 +42,10 @@ export interface BlockNode {
   all: number;
   allLinks: number;
   rich: number;
-  /** A price (a block whose class names one) is inside it. */
+  /** A price (a block whose class, itemprop, test hook or id names one) is inside it. */
   priced: boolean;
+  /** A series whose items show prices in their text though no class names one (product cards). */
+  pricesShown: boolean;
   /** Text of the repeated items among its children (see clean-html's repeatedItems), 0 if none. */
   items: number;
   /** ... and their link text. */
@@ -258,7 +260,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   }
   // A product's page (its title in a priced box of its own) is not a listing: a series of priced
   // cards beside that box is a rail of other products however little prose the page has.
-  if (items > 0 && nodes[series]!.priced && buyBoxApart(nodes, from, to, series)) items = 0;
+  if (items > 0 && (nodes[series]!.priced || nodes[series]!.pricesShown) && buyBoxApart(nodes, from, to, series)) items = 0;
   const prose = useHints ? unhinted : unhinted + hinted;
   // Whether the page has no body of its own: no block holds most of the prose, and a substantial
   // amount of it, in paragraphs of its own, as an article's body does (a short introduction is no body).
@@ -286,19 +288,24 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
       return a === undefined || b === undefined ? (a ?? b) : union(a, b);
     }
   }
+  // On a product's page (its title in a priced box), a series of cards that show prices in their
+  // text is a rail of other products too, though no class names their prices; elsewhere (a
+  // buying guide's picks, a price list) such a series may be the content.
+  const box = titleBox(nodes, from, to, -1);
+  const shop = box >= 0 && nodes[box]!.priced;
   // A shop's grid of priced cards above the page's prose (a category's buying guide or
   // description under its products), with a good share of that prose's text, is what the page
   // shows first: both are kept. Prose above the grid is the page's own text, the grid below it
   // the products that text is about.
   if (!useItems && items > 0 && items >= GRID_FIRST_PROSE_RATIO * prose && nodes[series]!.priced) {
-    const text = pick(nodes, from, to, childProse, useHints, false, bodiless);
-    const grid = pick(nodes, from, to, childProse, useHints, true);
+    const text = pick(nodes, from, to, childProse, useHints, false, bodiless, shop);
+    const grid = pick(nodes, from, to, childProse, useHints, true, false, shop);
     if (text !== undefined && grid !== undefined && text.ranges.length > 0 && grid.ranges.length > 0 && grid.ranges[0]![0] < text.ranges[0]![0]) {
       return union(text, grid);
     }
     return text;
   }
-  return pick(nodes, from, to, childProse, useHints, useItems, bodiless);
+  return pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop);
 }
 
 /**
@@ -307,19 +314,31 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
  * `series` nor sits inside it: a product's buy box.
  */
 function buyBoxApart(nodes: readonly BlockNode[], from: number, to: number, series: number): boolean {
-  let h1 = -1;
-  for (let i = from; i < to && h1 < 0; i++) if (nodes[i]!.name === 'h1' && !nodes[i]!.doomed && !nodes[i]!.linky) h1 = i;
-  if (h1 < 0) return false;
+  const box = titleBox(nodes, from, to, series);
+  if (box < 0) return false;
   const s = nodes[series]!;
-  let box = h1;
-  for (let q = nodes[h1]!.parent; q >= from; q = nodes[q]!.parent) {
-    const n = nodes[q]!;
-    if (n.text > BOX_TEXT || n.links > BOX_LINK_SHARE * n.text || (n.startChunk <= s.startChunk && s.endChunk <= n.endChunk)) break;
-    box = q;
-  }
   const b = nodes[box]!;
   const apart = b.endChunk <= s.startChunk || s.endChunk <= b.startChunk;
   return b.priced && apart;
+}
+
+/**
+ * The block around the range's first title: its highest ancestor with at most BOX_TEXT of text,
+ * at most BOX_LINK_SHARE of it links, that does not hold the series at `series` (-1: none).
+ * -1 when the range has no title.
+ */
+function titleBox(nodes: readonly BlockNode[], from: number, to: number, series: number): number {
+  let h1 = -1;
+  for (let i = from; i < to && h1 < 0; i++) if (nodes[i]!.name === 'h1' && !nodes[i]!.doomed && !nodes[i]!.linky) h1 = i;
+  if (h1 < 0) return -1;
+  const s = series >= 0 ? nodes[series] : undefined;
+  let box = h1;
+  for (let q = nodes[h1]!.parent; q >= from; q = nodes[q]!.parent) {
+    const n = nodes[q]!;
+    if (n.text > BOX_TEXT || n.links > BOX_LINK_SHARE * n.text || (s !== undefined && n.startChunk <= s.startChunk && s.endChunk <= n.endChunk)) break;
+    box = q;
+  }
+  return box;
 }
 
 /** Both selections' ranges, merged. */
@@ -352,6 +371,7 @@ function pick(
   useHints: boolean,
   useItems: boolean,
   bodiless = false,
+  shop = false,
 ): Selection | undefined {
   const count = to - from;
   // Blocks that stand for pruned ones, with everything inside them, count for nothing (1). An
@@ -495,7 +515,7 @@ function pick(
   }
   let out: Selection | undefined;
   for (const r of roots) {
-    const s = keep(nodes, from, r, size, sum, text, gone, useHints, !useItems);
+    const s = keep(nodes, from, r, size, sum, text, gone, useHints, !useItems, shop);
     out = out === undefined ? s : union(out, s);
   }
   if (out !== undefined && isSeries) out.series = true;
@@ -573,6 +593,8 @@ function keep(
   useHints: boolean,
   /** Whether rails of other products go (see rail): not where series are the content. */
   railsOut = false,
+  /** Whether cards that only show prices in their text count as priced (see selectContent). */
+  shop = false,
 ): Selection {
   const root = nodes[from + best]!;
   // A series inside the content whose items are mostly linked cards with a price is a rail of
@@ -580,13 +602,14 @@ function keep(
   // is most of the content (a buying guide's picks), it is the content.
   const rail = (at: number): boolean => {
     const n = nodes[from + at]!;
-    if (n.items === 0 || !n.priced) return false;
+    const shown = shop && n.pricesShown;
+    if (n.items === 0 || !(n.priced || shown)) return false;
     let kids = 0;
     let cards = 0;
     for (let i = at + 1; i < at + size[at]!; i += size[i]!) {
       const k = nodes[from + i]!;
       kids++;
-      if (k.priced && k.allLinks > 0) cards++;
+      if ((k.priced || shown) && k.allLinks > 0) cards++;
     }
     return cards >= RAIL_CARDS && cards >= RAIL_SHARE * kids && text[at]! <= RAIL_TEXT_SHARE * text[best]! && text[at]! <= RAIL_ITEM_TEXT * kids;
   };

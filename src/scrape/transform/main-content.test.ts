@@ -960,6 +960,18 @@ describe('content scoring', () => {
     expect(md).not.toContain('$25.00');
   });
 
+  it('leaves out a rail of cards that show their prices only in their text, beside a buy box its markup names', () => {
+    const card = (n: number) => `<li class="k7Qx"><a href="/p/${n}"><img src="/p${n}.jpg" alt=""><h3>Camp mug ${n}</h3>
+      <p class="z1"><span class="q2">€${n}5.00</span></p></a></li>`;
+    const html = `<body><div class="a1"><div class="b2"><h1>Camp Kettle</h1><div data-testid="pdp-price"><span>€40.00</span></div></div>
+      <div class="c3">${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>
+      <div class="d4"><h2>Others</h2><ul class="r9">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['# Camp Kettle', '€40.00', prose(1), prose(3)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Camp mug 1');
+    expect(md).not.toContain('€25.00');
+  });
+
   it('keeps a chart\'s entries whose title and price are links beside a picture of their own', () => {
     const entry = (n: number) => `<li class="entry"><a aria-hidden="true" href="/b/${n}"><div><img src="/b${n}.jpg" alt="Book ${n}"></div></a>
       <div><a href="/b/${n}">The long night of book number ${n}</a><div>Author ${n}</div><a href="/b/${n}"><div><span class="price">$1${n}.40</span></div></a></div>
