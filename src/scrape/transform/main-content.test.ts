@@ -903,6 +903,22 @@ describe('content scoring', () => {
     expect(isRailHeading('Installation')).toBe(false);
   });
 
+  it('drops a shop\'s rail of other products that "Pairs well with" heads, and knows its kin', () => {
+    const rail = `<div class="c-12"><h2>Pairs well with</h2>${[1, 2, 3]
+      .map((n) => `<div><h3>Kettle stand ${n}</h3><p>A sturdy stand for your kettle, long enough to read as prose, to tempt you.</p></div>`)
+      .join('')}</div>`;
+    const html = `<body><div><div><h1>Camp Kettle</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${rail}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Kettle stand');
+    expect(isRailHeading("We know you'll love these too")).toBe(true);
+    expect(isRailHeading('Similar items to consider')).toBe(true);
+    expect(isRailHeading('Compare with similar products')).toBe(true);
+    expect(isRailHeading('More to consider')).toBe(true);
+    expect(isRailHeading('Ils vont bien ensemble')).toBe(true);
+    expect(isRailHeading("You'll love how easy it is to cook")).toBe(false);
+  });
+
   it('drops only the rail, not the wrapper it opens that goes on to the product and its title', () => {
     const rail = `<section><h2>People who viewed this item also viewed</h2>${[1, 2, 3]
       .map((n) => `<div class="card"><h3>Other chain ${n}</h3><p>$${n}9.00</p></div>`)
