@@ -725,6 +725,7 @@ export class ContentFilter {
         if (parent !== undefined) parent.last = frame.node;
         this.blockTop = frame.node;
         frame.caption = isCaptionName(attrs.get('class'));
+        if (name === 'li') frame.startImages = this.images;
       }
     } else if (name === 'img') {
       this.atBlockStart = false;
@@ -861,6 +862,9 @@ export class ContentFilter {
       node.allLinks = this.linkText - frame.startLink;
       if (name === 'h1' || bits & IS_SUBHEADING) node.rich++;
       if (node.last >= 0) this.repeatedItems(frame.node);
+      // A list's item that holds nothing but pictures is a gallery's slide (a product's photos, a
+      // slider's frames): its alt text describes a photo the page shows, not the page's text.
+      if (name === 'li' && node.all === 0 && this.images > frame.startImages) this.md?.blankLooseAlts(frame.startChunk, this.out.length);
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && this.h1Kept === frame.startH1 && depth !== this.includeDepth) {

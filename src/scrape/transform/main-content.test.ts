@@ -1050,6 +1050,18 @@ describe('content scoring', () => {
     expect(md).toContain(prose(2));
   });
 
+  it("writes a gallery's slides without their alt text: a list of pictures alone, not the page's text", () => {
+    const slide = (n: number, alt: string) => `<li class="slide"><img src="/photos/mug-${n}.jpg" alt="${alt}"></li>`;
+    const html = `<body><main><h1>Enamel camp mug</h1><ul class="media">${slide(1, 'Blue enamel mug on a rock by a lake')}${slide(2, 'Mug held in two hands beside a tent')}</ul>
+      <p>${prose(1)}</p><ul><li><img src="/icons/steel.svg" alt=""> Steel body, dishwasher safe</li></ul></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('](https://news.example.com/photos/mug-2.jpg)');
+    expect(md).not.toContain('by a lake');
+    expect(md).not.toContain('beside a tent');
+    expect(md).toContain('Steel body, dishwasher safe');
+    expect(md).toContain(prose(1));
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
