@@ -203,6 +203,12 @@ const ITALIC_CAPTION_MAX = 200;
 const IMAGE_WRAP = /(?:^|[^a-z])(?:image|img|photo|picture|figure)(?:[-_]?(?:wrap(?:per)?|container|box|block|holder|frame))?(?![a-z])/i;
 const WRAPPED_CAPTION_MAX = 300;
 /**
+ * Class words of a slider and its slides ("swiper-slide", "carousel-item", "thumbnails", the slider
+ * libraries' own names): see the slides in close. Not "gallery": a gallery's wrapper also holds its
+ * main picture, whose alt text is written once (see withoutRepeatedImages).
+ */
+const SLIDER_CLASS = /slide|carousel|swiper|slick|flickity|owl-item|thumb/i;
+/**
  * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
  * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
  * toggle ("Read more", "Show less") and a comment counter ("12 Comments", the button that opens
@@ -337,6 +343,8 @@ class Frame {
   /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it (or a link) opened. */
   spanCaption = false;
   startImages = 0;
+  /** A list's item or a block named a slider's part (see SLIDER_CLASS): a slide when it holds only pictures. */
+  slide = false;
   /** An em or i (see emText); a block that opens right after a picture, and the italic text kept when it opened (see isItalicCaption). */
   em = false;
   afterImage = false;
@@ -385,6 +393,7 @@ class Frame {
     this.rail = false;
     this.hiddenLink = false;
     this.caption = false;
+    this.slide = false;
     this.spanCaption = false;
     this.em = false;
     this.afterImage = false;
@@ -725,7 +734,10 @@ export class ContentFilter {
         if (parent !== undefined) parent.last = frame.node;
         this.blockTop = frame.node;
         frame.caption = isCaptionName(attrs.get('class'));
-        if (name === 'li') frame.startImages = this.images;
+        if (name === 'li' || SLIDER_CLASS.test(attrs.get('class') ?? '')) {
+          frame.slide = true;
+          frame.startImages = this.images;
+        }
       }
     } else if (name === 'img') {
       this.atBlockStart = false;
@@ -862,9 +874,10 @@ export class ContentFilter {
       node.allLinks = this.linkText - frame.startLink;
       if (name === 'h1' || bits & IS_SUBHEADING) node.rich++;
       if (node.last >= 0) this.repeatedItems(frame.node);
-      // A list's item that holds nothing but pictures is a gallery's slide (a product's photos, a
-      // slider's frames): its alt text describes a photo the page shows, not the page's text.
-      if (name === 'li' && node.all === 0 && this.images > frame.startImages) this.md?.blankLooseAlts(frame.startChunk, this.out.length);
+      // A list's item or a slider's block that holds nothing but pictures is a gallery's slide (a
+      // product's photos, a slider's frames): its alt text describes a photo the page shows, not
+      // the page's text.
+      if (frame.slide && node.all === 0 && this.images > frame.startImages) this.md?.blankLooseAlts(frame.startChunk, this.out.length);
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && this.h1Kept === frame.startH1 && depth !== this.includeDepth) {

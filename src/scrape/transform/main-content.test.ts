@@ -1062,6 +1062,18 @@ describe('content scoring', () => {
     expect(md).toContain(prose(1));
   });
 
+  it("writes a slider's slides built from blocks without their alt text, as a gallery's list items", () => {
+    const slide = (n: number, alt: string) => `<div class="swiper-slide"><img src="/photos/lamp-${n}.jpg" alt="${alt}"></div>`;
+    const html = `<body><main><h1>Brass desk lamp</h1><div class="swiper">${slide(1, 'Lamp lit on an oak desk at night')}${slide(2, 'Close view of the brass hinge')}</div>
+      <p>${prose(1)}</p><div><img src="/photos/lamp-plan.jpg" alt="Drawing of the lamp with its measurements"></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('](https://news.example.com/photos/lamp-2.jpg)');
+    expect(md).not.toContain('oak desk');
+    expect(md).not.toContain('brass hinge');
+    expect(md).toContain('Drawing of the lamp with its measurements');
+    expect(md).toContain(prose(1));
+  });
+
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
     const html = `<body><div class="sidebar"><h1 class="css-1"><style data-emotion="css 1">.css-1{font-weight:700;}</style>Brand <style>.css-2{margin:0}</style>Face Cream</h1></div><div>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div></body>`;
     const md = transformPage(html, opts(), MD).markdown!;
