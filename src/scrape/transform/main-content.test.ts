@@ -1558,6 +1558,19 @@ describe('onlyMainContent: repeated renderings', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md.split('merino wool').length - 1).toBe(2);
   });
+
+  it('keeps one copy of a passage rendered again far from the first, copied sentence for sentence (a post shown twice)', () => {
+    const post = [
+      'I moved the build to the new compiler last week and the start-up time doubled on every machine we have.',
+      'Profiling shows most of the time goes into loading plugins that the old version loaded lazily on demand.',
+      'Has anyone found a setting that brings the lazy loading back, or do we have to pin the old release for now?',
+    ];
+    const filler = Array.from({ length: 30 }, (_, n) => `<p>Reply ${n}: try clearing the cache ${n}.</p>`).join('');
+    const html = `<body><main><h1>Slow start-up</h1>${post.map((p) => `<p>${p}</p>`).join('')}${filler}${post.map((p) => `<p>${p}</p>`).join('')}</main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('Profiling shows').length - 1).toBe(1);
+    expect(md).toContain('Reply 29');
+  });
 });
 
 describe('onlyMainContent: publisher pitches', () => {

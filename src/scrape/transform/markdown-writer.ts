@@ -896,8 +896,10 @@ function destination(url: string): string {
 // repeated alone ("Plan to spend: $10", a question put to each interviewee) is the content's own
 // pattern. The copy must follow its original closely: a template's twin sits next to the first
 // rendering, while a text that restates an earlier passage (a summary, plan B beside plan A) is
-// further on. List items repeat by nature (the same feature in two products' spec lists), as do
-// code and table rows.
+// further on. Further on, only a copy of several sentences in their order is a twin (a thread's
+// first post shown again, a mobile layout's text after the desktop one's): a restatement does not
+// copy a passage line for line. List items repeat by nature (the same feature in two products'
+// spec lists), as do code and table rows.
 const REPEAT_LONG_WORDS = 12;
 const REPEAT_RUN = 3;
 const REPEAT_MIN_WORDS = 2;
@@ -1028,6 +1030,24 @@ export function withoutRepeatedLines(md: string): string {
       if (copyOf[j]! >= 0) members.push(j);
       else if (keys[j] !== undefined || lines[j]!.trim() !== '') break;
     }
+    // A copy further back is a twin only when it copies at least REPEAT_RUN sentences of the
+    // original in their order (see above); a card's title repeats when a listing lists it again.
+    for (let a = 0; a < members.length; ) {
+      let b = a + 1;
+      while (b < members.length && copyOf[members[b]!]! === copyOf[members[b - 1]!]! + 1) b++;
+      let long = 0;
+      for (let m = a; m < b; m++) if (words[members[m]!]! >= REPEAT_LONG_WORDS && !isLinkLine(keys[members[m]!]!)) long++;
+      if (long >= REPEAT_RUN) {
+        for (let m = a; m < b; m++) {
+          const k = members[m]!;
+          if (ordinal[k]! - copyOf[k]! > REPEAT_WINDOW && words[k]! >= REPEAT_MIN_WORDS) {
+            drop[k] = 1;
+            dropped = true;
+          }
+        }
+      }
+      a = b;
+    }
     for (const k of members) {
       if (ordinal[k]! - copyOf[k]! > REPEAT_WINDOW) continue;
       if (words[k]! >= REPEAT_LONG_WORDS || (members.length >= REPEAT_RUN && words[k]! >= REPEAT_MIN_WORDS)) {
@@ -1116,6 +1136,12 @@ export function withoutRepeatedLists(md: string): string {
     out.push(lines[i]!);
   }
   return out.join('\n');
+}
+
+/** Whether a line opens with a link or a picture (a card's title, its photo): a listing's item, which may be listed again. */
+function isLinkLine(key: string): boolean {
+  const c = key.charCodeAt(0);
+  return c === 91 || c === 33;
 }
 
 /** Whether a line opens a list item (only one that starts with a marker or a digit can). */
