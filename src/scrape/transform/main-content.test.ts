@@ -1571,6 +1571,15 @@ describe('onlyMainContent: repeated renderings', () => {
     expect(md.split('Profiling shows').length - 1).toBe(1);
     expect(md).toContain('Reply 29');
   });
+
+  it('keeps one copy of a long run of short lines rendered again far from the first, line for line', () => {
+    const topics = Array.from({ length: 12 }, (_, n) => `<p>Topic number ${n} online</p>`).join('');
+    const filler = Array.from({ length: 30 }, (_, n) => `<p>Note ${n}: sessions run weekly for ${n + 2} months.</p>`).join('');
+    const html = `<body><main><h1>Therapy online</h1><div class="topics">${topics}</div>${filler}<div class="topics">${topics}</div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('Topic number 7 online').length - 1).toBe(1);
+    expect(md).toContain('Note 29');
+  });
 });
 
 describe('onlyMainContent: publisher pitches', () => {

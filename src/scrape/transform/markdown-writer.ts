@@ -904,6 +904,8 @@ const REPEAT_LONG_WORDS = 12;
 const REPEAT_RUN = 3;
 const REPEAT_MIN_WORDS = 2;
 const REPEAT_WINDOW = 25;
+/** A copy further on this many lines long, line for line, is a twin however short its lines (a menu of topics rendered again). */
+const REPEAT_CHAIN = 10;
 const FENCE_LINE = /^\s*(?:```|~~~)/;
 const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
 
@@ -1031,13 +1033,14 @@ export function withoutRepeatedLines(md: string): string {
       else if (keys[j] !== undefined || lines[j]!.trim() !== '') break;
     }
     // A copy further back is a twin only when it copies at least REPEAT_RUN sentences of the
-    // original in their order (see above); a card's title repeats when a listing lists it again.
+    // original, or REPEAT_CHAIN lines, in their order (see above); a card's title repeats when a
+    // listing lists it again.
     for (let a = 0; a < members.length; ) {
       let b = a + 1;
       while (b < members.length && copyOf[members[b]!]! === copyOf[members[b - 1]!]! + 1) b++;
       let long = 0;
       for (let m = a; m < b; m++) if (words[members[m]!]! >= REPEAT_LONG_WORDS && !isLinkLine(keys[members[m]!]!)) long++;
-      if (long >= REPEAT_RUN) {
+      if (long >= REPEAT_RUN || b - a >= REPEAT_CHAIN) {
         for (let m = a; m < b; m++) {
           const k = members[m]!;
           if (ordinal[k]! - copyOf[k]! > REPEAT_WINDOW && words[k]! >= REPEAT_MIN_WORDS) {
