@@ -240,6 +240,10 @@ function isLetter(c: number): boolean {
 }
 /** How far above a post's <article> its list item may sit: the item may wrap it in one layout block. */
 const LISTED_ARTICLE_DEPTH = 2;
+/** A notice that the page needs scripts: to enable or turn them on, or that they are off or required. */
+const JS_NOTICE = /\b(?:enable|enabling|turn on|activate|allow)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is\s+|must\s+be\s+)?(?:required|disabled|enabled|turned off|switched off)\b|\brequires?\s+javascript\b/i;
+/** Longest <noscript> text taken for such a notice; one with more holds a page of its own. */
+const JS_NOTICE_MAX = 200;
 /**
  * A card's title names a thing in a few words ("Roc Loc 5 LED Light"); a word or two beside a
  * picture's link is its button ("Start course", "Shop") or a label.
@@ -338,6 +342,8 @@ class Frame {
   rail = false;
   /** A link hidden from screen readers (see open). */
   hiddenLink = false;
+  /** A <noscript> being read (see ContentOptions.lenient and noscript). */
+  noscript = false;
   /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
   caption = false;
   /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it (or a link) opened. */
@@ -392,6 +398,7 @@ class Frame {
     this.anchor = false;
     this.rail = false;
     this.hiddenLink = false;
+    this.noscript = false;
     this.caption = false;
     this.slide = false;
     this.spanCaption = false;
@@ -573,6 +580,7 @@ export class ContentFilter {
       this.droppingNoscript = name === 'noscript';
       return;
     }
+    if (name === 'noscript') frame.noscript = true;
     if (name === 'a') {
       frame.anchor = true;
       this.anchors++;
@@ -758,7 +766,7 @@ export class ContentFilter {
     }
     if (this.md !== undefined) {
       // Blocks, labels and links may be cut back to (see truncateTo).
-      if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption) this.md.mark(frame.md);
+      if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption || frame.noscript) this.md.mark(frame.md);
       this.md.open(name, this.mdInfo(name, attrs, frame));
     } else this.out.push(this.fullOpenTag(name, attrs, frame));
   }
@@ -863,6 +871,12 @@ export class ContentFilter {
       this.longLinkAsText(frame);
     }
     if (frame.landmark) this.landmarks--;
+    if (frame.noscript) {
+      // What a page shows a browser without scripts ("You need to enable JavaScript to run this
+      // app") tells about the page and is none of its content: a <noscript> that says only that goes.
+      const text = this.keptText - frame.startText;
+      if (this.onlyMain && text > 0 && text <= JS_NOTICE_MAX && JS_NOTICE.test(this.out.slice(frame.startChunk).join(''))) this.truncateTo(frame);
+    }
     if (frame.article) this.articles--;
     if (frame.node >= 0) {
       const node = this.nodes[frame.node]!;

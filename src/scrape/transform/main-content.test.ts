@@ -690,6 +690,19 @@ describe('content scoring', () => {
     expect(md).not.toContain('Quoted reply');
   });
 
+  it('returns nothing for an app shell whose only text is a notice that it needs JavaScript', () => {
+    const html = `<body><noscript>You need to enable JavaScript to run this app.</noscript><main class="content"><div id="root"></div></main></body>`;
+    expect(transformPage(html, opts(), MD).markdown).toBe('');
+  });
+
+  it('still reads a <noscript> that names JavaScript in its own prose', () => {
+    const html = `<body><div id="app"></div><noscript><div class="post"><p>${prose(1)}</p>
+      <p>Our guide explains why the old plugin requires JavaScript and how the new one does without it, step by step, with examples.</p></div></noscript></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(1));
+    expect(md).toContain('requires JavaScript and how');
+  });
+
   it('does not drop an element whose class names the content beside a furniture word', () => {
     const html = `<body><div class="article-body pagination-first"><p>${prose(1)}</p></div></body>`;
     expect(transformPage(html, opts(), MD).markdown).toContain(prose(1));
