@@ -890,8 +890,8 @@ export class ContentFilter {
       if (node.last >= 0) this.repeatedItems(frame.node);
       // A list's item or a slider's block that holds nothing but pictures is a gallery's slide (a
       // product's photos, a slider's frames): its alt text describes a photo the page shows, not
-      // the page's text.
-      if (frame.slide && node.all === 0 && this.images > frame.startImages) this.md?.blankLooseAlts(frame.startChunk, this.out.length);
+      // the page's text, also when the photo links to a larger copy of itself.
+      if (frame.slide && node.all === 0 && this.images > frame.startImages) this.md?.blankAlts(frame.startChunk, this.out.length);
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && this.h1Kept === frame.startH1 && depth !== this.includeDepth) {

@@ -1076,7 +1076,7 @@ describe('content scoring', () => {
   });
 
   it("writes a slider's slides built from blocks without their alt text, as a gallery's list items", () => {
-    const slide = (n: number, alt: string) => `<div class="swiper-slide"><img src="/photos/lamp-${n}.jpg" alt="${alt}"></div>`;
+    const slide = (n: number, alt: string) => `<div class="swiper-slide"><a href="/photos/lamp-${n}-large.jpg"><img src="/photos/lamp-${n}.jpg" alt="${alt}"></a></div>`;
     const html = `<body><main><h1>Brass desk lamp</h1><div class="swiper">${slide(1, 'Lamp lit on an oak desk at night')}${slide(2, 'Close view of the brass hinge')}</div>
       <p>${prose(1)}</p><div><img src="/photos/lamp-plan.jpg" alt="Drawing of the lamp with its measurements"></div></main></body>`;
     const md = transformPage(html, opts(), MD).markdown!;

@@ -659,6 +659,17 @@ export class MarkdownWriter {
   }
 
   /**
+   * Blanks the alt text of every picture written in chunks [start, end), in links or not: a
+   * gallery's slide (see clean-html's slides), whose link only opens a larger copy of the photo.
+   */
+  blankAlts(start: number, end: number): void {
+    for (let k = start; k < end && k < this.out.length; k++) {
+      const c = this.out[k];
+      if (c !== undefined && c.startsWith('![') && !c.startsWith('![]')) this.out[k] = c.replace(ALT, '![]');
+    }
+  }
+
+  /**
    * Blanks the alt text of the last picture outside links before chunk `start` when the caption
    * written from `start` on opens with the same words: the publisher filled the alt text from the
    * caption, and the caption is being left out (see clean-html's captions).
