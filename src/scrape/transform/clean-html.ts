@@ -268,6 +268,10 @@ const BLOCK: ReadonlySet<string> = new Set([
 
 const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
+function isHeadingTag(name: string): boolean {
+  return name === 'h1' || HEADINGS.has(name);
+}
+
 // Which of the sets above a tag belongs to, as bits looked up once per element: the sets are
 // consulted a dozen times for each of a page's elements.
 const IS_BLOCK = 1;
@@ -605,6 +609,9 @@ export class ContentFilter {
       // a card shows (the struck-out old price, the new one) from them and spell them out in
       // visually hidden words of their own ("Original price was: $30.00"), which go.
       else if (why === 'aria-hidden' && isShownPrice(name, attrs)) why = undefined;
+      // A button right inside a heading (an accordion's question, a collapsible section's title)
+      // is the heading's text made clickable: its panel is kept, and so is its title.
+      else if (why === 'tag:button' && depth > 0 && isHeadingTag(this.stack[depth - 1]!.name)) why = undefined;
       // A post card's footer holds its byline and date, which a feed shows as the card's text.
       else if (why === 'tag:footer' && this.articles > 0 && this.inListedArticle()) why = undefined;
       if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {

@@ -251,6 +251,19 @@ describe('onlyMainContent', () => {
     expect(md).not.toContain('6 Answers');
   });
 
+  it("keeps an accordion's questions, buttons inside headings, with their answers", () => {
+    const html = `<body><main><h1>Library cards</h1><p>${ARTICLE_TEXT}</p><div class="accordion">
+      <h3 class="accordion-header"><button class="accordion-button" aria-expanded="false" aria-controls="a1">Who can get a library card?</button></h3>
+      <div id="a1" class="accordion-collapse collapse"><p>Anyone who lives, works or studies in the city can get a card for free at any branch.</p></div>
+      <h3 class="accordion-header"><button class="accordion-button" aria-expanded="false" aria-controls="a2">How many books can I borrow?</button></h3>
+      <div id="a2" class="accordion-collapse collapse"><p>Up to twenty books at a time, each for three weeks, renewable twice online.</p></div>
+      </div><button class="load-more">Show more questions</button></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Who can get a library card?');
+    expect(md).toContain('Up to twenty books at a time');
+    expect(md).not.toContain('Show more questions');
+  });
+
   it('keeps the prices a card shows though they are hidden from screen readers', () => {
     const card = (name: string, was: string, now: string) =>
       `<li class="product"><img src="/i/${name}.jpg" alt=""><h2><a href="/p/${name}">${name}</a></h2>
