@@ -1180,6 +1180,13 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain('2580 MHz');
   });
+  it('keeps a hidden tab pane named the BEM way ("tab__content")', () => {
+    const html = `<body><div><h1>Graphics card</h1><p>${prose(1)}</p><div class="tabs">
+      <div class="tab__content is-active"><p>${prose(2)}</p></div>
+      <div class="tab__content" hidden><table><tr><th>Memory bus</th><td>256 bit</td></tr></table></div></div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('256 bit');
+  });
   it('keeps a collapsed FAQ answer or toggle content: hidden only until the question or the toggle is clicked', () => {
     const html = `<body><div><p>${prose(1)}</p><div class="faq"><h3>Is the pack waterproof?</h3>
       <div class="faq__answer" style="display: none"><p>Yes: the fabric is coated and a rain cover comes with it.</p></div>

@@ -156,8 +156,9 @@ const MAYBE_FURNITURE = /reaction|sabox|abh|postleft|postcontrols|postactions|yo
 
 // An FAQ's answer ("faq-answer", "faq__answer") and a toggle's content ("toggle__content") are
 // the same kind of panel: hidden until the question or the toggle is clicked. A tab's pane is
-// spelt with a separator as often as without ("tab-pane", as the common CSS frameworks name it).
-const PANEL_NAME = /panel|accordion|collaps|tab[-_]?pane|tab-content|expand|answer|toggle[-_]*content/i;
+// spelt with a separator as often as without ("tab-pane", as the common CSS frameworks name it),
+// or with BEM's two ("tab__content").
+const PANEL_NAME = /panel|accordion|collaps|tab[-_]*pane|tab[-_]*content|expand|answer|toggle[-_]*content/i;
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
