@@ -1180,6 +1180,14 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain('2580 MHz');
   });
+  it("keeps an accordion's answer that a class hides until it is opened", () => {
+    const html = `<body><main><h1>Returns</h1><p>${prose(1)}</p><div class="faq">
+      <h3>Can I return a sale item?</h3><div class="faq-accordion-content hidden"><p>Yes, within thirty days, as long as the tags are still on it.</p></div>
+      <div class="promo hidden"><p>A hidden promotion's leftover text.</p></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('as long as the tags are still on it');
+    expect(md).not.toContain('leftover text');
+  });
   it('keeps a hidden tab pane named the BEM way ("tab__content")', () => {
     const html = `<body><div><h1>Graphics card</h1><p>${prose(1)}</p><div class="tabs">
       <div class="tab__content is-active"><p>${prose(2)}</p></div>

@@ -134,6 +134,9 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
  */
 const NAV_CONTROLS: ReadonlySet<string> = new Set(['btns', 'buttons', 'arrows', 'dots']);
 
+/** Hiding classes that scripts take off a panel to open it (not the screen-reader-only ones). */
+const FOLDING_CLASSES: ReadonlySet<string> = new Set(['hidden', 'hide', 'd-none', 'is-hidden']);
+
 /** A word before a furniture word that describes a layout rather than the furniture itself. */
 const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'without', 'show', 'hide', 'toggle']);
 
@@ -159,6 +162,13 @@ const MAYBE_FURNITURE = /reaction|sabox|abh|postleft|postcontrols|postactions|yo
 // spelt with a separator as often as without ("tab-pane", as the common CSS frameworks name it),
 // or with BEM's two ("tab__content").
 const PANEL_NAME = /panel|accordion|collaps|tab[-_]*pane|tab[-_]*content|expand|answer|toggle[-_]*content/i;
+
+/**
+ * ... of those, the panels a class hides until they are opened (an accordion's or a tab's) with
+ * one of FOLDING_CLASSES: not "expand", which marks the hidden remainder of a text cut short (a
+ * "Read more" that repeats what is on show).
+ */
+const FOLDED_NAME = /panel|accordion|collaps|tab[-_]*pane|tab[-_]*content|answer|toggle[-_]*content/i;
 
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
@@ -308,7 +318,7 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
   for (const s of CONSENT_SUBSTRINGS) if (lower.includes(s)) return s;
   for (const s of REVIEW_WIDGET_SUBSTRINGS) if (lower.includes(s)) return s;
   const names = isClassList ? lower.split(/\s+/) : [lower];
-  for (const n of names) if (isClassList && HIDDEN_CLASSES.has(n)) return n;
+  if (isClassList) for (const n of names) if (HIDDEN_CLASSES.has(n) && !(FOLDING_CLASSES.has(n) && FOLDED_NAME.test(value))) return n;
   const split = names.map((n) => n.split(/[^a-z0-9]+/));
   // One name for the content itself ("article-body pagination-first") outweighs the others. But
   // "text" after a furniture word in one name is that furniture's ("footer-text", "share-text":
