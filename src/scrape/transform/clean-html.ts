@@ -476,6 +476,8 @@ export class ContentFilter {
   /** Text-entry fields seen (see FORM_MIN_FIELDS). */
   private fields = 0;
   private droppedProse = 0;
+  /** Ids of the panels disclosure buttons open (see open). */
+  private readonly disclosed = new Set<string>();
   /** Text and link text of marked cards (see pruneLinkBlock), left out of their ancestors' density. */
   private doomedText = 0;
   private doomedLink = 0;
@@ -596,7 +598,18 @@ export class ContentFilter {
       return;
     }
     if (this.onlyMain && this.includeDepth !== depth) {
+      // A disclosure button names the panel it opens (aria-controls, with aria-expanded: an
+      // accordion's question, a tab): that panel, hidden until the button is clicked, is a
+      // collapsed panel, as one whose class names it is (see boilerplateReason).
+      if (attrs.size !== 0) {
+        const controls = attrs.get('aria-controls');
+        if (controls !== undefined && attrs.get('aria-expanded') !== undefined) for (const id of controls.split(' ')) if (id !== '') this.disclosed.add(id);
+      }
       let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0, this.articles > 0);
+      if ((why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style') && this.disclosed.size > 0) {
+        const id = attrs.get('id');
+        if (id !== undefined && this.disclosed.has(id)) why = undefined;
+      }
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
       // picture, and its alt text a caption nobody sees.

@@ -1180,6 +1180,15 @@ describe('content scoring', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain('2580 MHz');
   });
+  it('keeps a panel a disclosure button opens, whatever its class, and drops other hidden blocks', () => {
+    const html = `<body><main><h1>Shipping</h1><p>${prose(1)}</p><div class="questions">
+      <h3><button aria-expanded="false" aria-controls="q1">Do you ship abroad?</button></h3>
+      <div id="q1" class="body-copy" hidden><p>Yes, to forty countries, with duties paid at checkout.</p></div>
+      <div id="signup" hidden><p>A hidden sign-up form's leftover text.</p></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('with duties paid at checkout');
+    expect(md).not.toContain('leftover text');
+  });
   it("keeps an accordion's answer that a class hides until it is opened", () => {
     const html = `<body><main><h1>Returns</h1><p>${prose(1)}</p><div class="faq">
       <h3>Can I return a sale item?</h3><div class="faq-accordion-content hidden"><p>Yes, within thirty days, as long as the tags are still on it.</p></div>
