@@ -450,6 +450,15 @@ describe('boilerplateReason', () => {
     expect(reason('div', { class: 'author-wrapper' }, true)).toBeUndefined();
   });
 
+  it('reads a page as a desktop shows it: the copy of a part hidden on desktop screens goes', () => {
+    const html = `<body><main><h1>Evening courses</h1>
+      <section class="elementor-section elementor-hidden-desktop"><p>Learn to edit video in six evenings with a small group and a tutor.</p></section>
+      <section class="elementor-section elementor-hidden-tablet elementor-hidden-mobile"><p>${ARTICLE_TEXT}</p></section></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('six evenings');
+  });
+
   it("drops the author box a blog plugin adds under a post, named by the plugin's prefix", () => {
     const html = `<body><article class="post"><h1>Budget approved</h1><div class="entry-content"><p>${ARTICLE_TEXT}</p>
       <div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Ann Smith writes about city politics and public transport.</p></div></div>

@@ -120,10 +120,17 @@ const REVIEW_WIDGET_SUBSTRINGS = ['yotpo', 'okendo', 'jdgm', 'judgeme', 'loox', 
 /** Substrings that mark consent managers however their vendors spell the class. */
 const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
 
-/** Whole class names that hide an element or mark assistive-only or anchor-glyph text. */
+/**
+ * Whole class names that hide an element or mark assistive-only or anchor-glyph text. Also those
+ * that hide it on a desktop screen only, as page builders and themes name them: the small-screen
+ * copy of a part laid out again for the desktop, which a page read as a desktop shows it does not
+ * hold twice. (Not the utility frameworks' "lg:hidden" or "d-lg-none": their desktop copy is
+ * marked "hidden" or "d-none" too, and only the small-screen one is kept.)
+ */
 const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'hidden', 'hide', 'd-none', 'is-hidden', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader-text',
   'screen-reader-only', 'offscreen', 'invisible', 'skip-link', 'skip-to-content', 'headerlink', 'anchorjs-link',
+  'elementor-hidden-desktop', 'hidden-desktop', 'hide-desktop', 'hide-on-desktop',
 ]);
 
 /**
