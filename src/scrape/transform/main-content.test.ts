@@ -457,6 +457,7 @@ describe('boilerplateReason', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(ARTICLE_TEXT);
     expect(md).not.toContain('six evenings');
+    expect(reason('span', { class: 'ipsResponsive_showPhone ipsResponsive_inline' }, true)).toBe('class:ipsresponsive_showphone');
   });
 
   it("drops the author box a blog plugin adds under a post, named by the plugin's prefix", () => {

@@ -131,6 +131,8 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'hidden', 'hide', 'd-none', 'is-hidden', 'visually-hidden', 'visuallyhidden', 'sr-only', 'screen-reader-text',
   'screen-reader-only', 'offscreen', 'invisible', 'skip-link', 'skip-to-content', 'headerlink', 'anchorjs-link',
   'elementor-hidden-desktop', 'hidden-desktop', 'hide-desktop', 'hide-on-desktop',
+  // A forum engine's own pair: "hide on desktop" and "show on phones only".
+  'ipsresponsive_hidedesktop', 'ipsresponsive_showphone',
 ]);
 
 /**
