@@ -460,6 +460,14 @@ describe('boilerplateReason', () => {
     expect(reason('span', { class: 'ipsResponsive_showPhone ipsResponsive_inline' }, true)).toBe('class:ipsresponsive_showphone');
   });
 
+  it("drops a site builder's copy of a block that a condition hides", () => {
+    const html = `<body><main><h1>Yoga class prices</h1><p class="blog-summary">${ARTICLE_TEXT}</p>
+      <p class="summary-fallback w-condition-invisible">A fallback summary nobody sees on this page.</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('fallback summary');
+  });
+
   it("drops the author box a blog plugin adds under a post, named by the plugin's prefix", () => {
     const html = `<body><article class="post"><h1>Budget approved</h1><div class="entry-content"><p>${ARTICLE_TEXT}</p>
       <div class="saboxplugin-wrap"><div class="saboxplugin-desc"><p>Ann Smith writes about city politics and public transport.</p></div></div>

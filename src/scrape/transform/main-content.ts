@@ -133,6 +133,9 @@ const HIDDEN_CLASSES: ReadonlySet<string> = new Set([
   'elementor-hidden-desktop', 'hidden-desktop', 'hide-desktop', 'hide-on-desktop',
   // A forum engine's own pair: "hide on desktop" and "show on phones only".
   'ipsresponsive_hidedesktop', 'ipsresponsive_showphone',
+  // A site builder's mark on an element that a condition on the page's data hides (an empty
+  // field's block, a template's fallback copy of the text): it is not shown at all.
+  'w-condition-invisible',
 ]);
 
 /**
