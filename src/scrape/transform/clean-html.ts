@@ -170,6 +170,16 @@ const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:
  * software prints over the posts, not a title of the page's text.
  */
 const COUNT_HEADING = /^\s*\d[\d,.]*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
+/**
+ * A style sheet's rule that hides classes at a range of screen widths
+ * ("@media (min-width: 1200px) { .hidden-x { display: none } }"): a site laid out once per screen
+ * size (a site builder's variants) marks each copy with the classes that hide it elsewhere.
+ */
+const MEDIA_HIDE = /@media\s*(?:(?:only\s+)?screen\s+and\s*)?\(\s*min-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)(?:\s*and\s*\(\s*max-width\s*:\s*(\d+(?:\.\d+)?)px\s*\))?\s*\{\s*((?:\.[\w-]+\s*,\s*)*\.[\w-]+)\s*\{\s*display\s*:\s*none/g;
+/** The screen width a page is read at: a desktop's. */
+const DESKTOP_WIDTH = 1280;
+/** Style sheets longer than this are not read for such rules (a site's whole framework inlined). */
+const STYLE_MAX = 1 << 20;
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 const LABEL_MAX = 64;
 /** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */
@@ -447,6 +457,9 @@ export class ContentFilter {
   /** Inside a JSON-LD <script>, and whether the page declared itself a discussion (see DISCUSSION_TYPE). */
   private inJsonLd = false;
   private discussion = false;
+  /** The text of the <style> being read, and the classes the page's style sheets hide at a desktop's width (see MEDIA_HIDE). */
+  private styleText: string | undefined = undefined;
+  private desktopHidden: Set<string> | undefined = undefined;
   /** Stack index of the subtree being dropped as boilerplate. */
   private softDrop = -1;
   private includeDepth = -1;
@@ -547,6 +560,7 @@ export class ContentFilter {
       this.inStyleOrScript = true;
       if (name === 'script' && this.onlyMain && attrs.get('type') === 'application/ld+json') this.inJsonLd = true;
     }
+    if (name === 'style' && this.onlyMain && !this.lenient) this.styleText = '';
     if (this.onlyMain && !this.discussion && attrs.size !== 0) {
       const t = attrs.get('itemtype');
       if (t !== undefined && DISCUSSION_TYPE.test(t)) this.discussion = true;
@@ -610,6 +624,7 @@ export class ContentFilter {
         const id = attrs.get('id');
         if (id !== undefined && this.disclosed.has(id)) why = undefined;
       }
+      if (why === undefined && this.desktopHidden !== undefined && this.hiddenOnDesktop(attrs)) why = 'desktop-hidden';
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
       // picture, and its alt text a caption nobody sees.
@@ -793,6 +808,7 @@ export class ContentFilter {
 
   text(data: string): void {
     if (this.inJsonLd && !this.discussion && DISCUSSION_TYPE.test(data)) this.discussion = true;
+    if (this.styleText !== undefined && this.styleText.length < STYLE_MAX) this.styleText += data;
     // CSS-in-JS libraries put <style> inside the very heading being read; its rules are no title.
     if (!this.inStyleOrScript) {
       if (this.h1Capture >= 0) this.h1Buf += data;
@@ -869,6 +885,10 @@ export class ContentFilter {
     if (name === 'style' || name === 'script') {
       this.inStyleOrScript = false;
       this.inJsonLd = false;
+    }
+    if (name === 'style' && this.styleText !== undefined) {
+      this.noteDesktopHidden(this.styleText);
+      this.styleText = undefined;
     }
     const frame = this.stack.pop();
     if (frame === undefined) return;
@@ -1142,6 +1162,30 @@ export class ContentFilter {
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label, a gallery's control or a line of a poster's record (see AD_LABEL, SLIDE_CONTROL, MEMBER_STAT). */
+  /**
+   * Reads a style sheet for classes it hides at a desktop's width (see MEDIA_HIDE): the copies of
+   * a part a site lays out again for other screens, of which a desktop shows one.
+   */
+  private noteDesktopHidden(css: string): void {
+    if (!css.includes('@media') || !css.includes('none')) return;
+    MEDIA_HIDE.lastIndex = 0;
+    for (let m = MEDIA_HIDE.exec(css); m !== null; m = MEDIA_HIDE.exec(css)) {
+      const min = Number(m[1]);
+      const max = m[2] === undefined ? Infinity : Number(m[2]);
+      if (min > DESKTOP_WIDTH || max < DESKTOP_WIDTH) continue;
+      this.desktopHidden ??= new Set();
+      for (const sel of m[3]!.split(',')) this.desktopHidden.add(sel.trim().slice(1));
+    }
+  }
+
+  /** Whether a class of the element is one the page's style sheets hide at a desktop's width. */
+  private hiddenOnDesktop(attrs: AttrView): boolean {
+    const cls = attrs.get('class');
+    if (cls === undefined) return false;
+    for (const c of cls.split(/\s+/)) if (c !== '' && this.desktopHidden!.has(c)) return true;
+    return false;
+  }
+
   private isLabel(frame: Frame): boolean {
     // A heading, a list's item or term and a table's cell with such a word are the text's; a
     // heading may only count the posts below it.

@@ -460,6 +460,19 @@ describe('boilerplateReason', () => {
     expect(reason('span', { class: 'ipsResponsive_showPhone ipsResponsive_inline' }, true)).toBe('class:ipsresponsive_showphone');
   });
 
+  it("reads a page at a desktop's width: the copies its style sheet hides there go, the desktop's stays", () => {
+    const html = `<html><head><style>@media (min-width: 1200px){.hidden-a1{display:none!important}}
+      @media (min-width: 810px) and (max-width: 1199px){.hidden-b2{display:none!important}}
+      @media (max-width: 809px){.hidden-c3{display:none!important}}</style></head>
+      <body><main><h1>Evening courses</h1>
+      <div class="variant hidden-a1 hidden-b2"><p>Phone layout: learn to edit video in six evenings with a tutor.</p></div>
+      <div class="variant hidden-b2 hidden-c3"><p>${ARTICLE_TEXT}</p></div></main></body></html>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Phone layout');
+    expect(transformPage(html, opts({ onlyMainContent: false }), MD).markdown).toContain('Phone layout');
+  });
+
   it("drops a site builder's copy of a block that a condition hides", () => {
     const html = `<body><main><h1>Yoga class prices</h1><p class="blog-summary">${ARTICLE_TEXT}</p>
       <p class="summary-fallback w-condition-invisible">A fallback summary nobody sees on this page.</p></main></body>`;
