@@ -642,6 +642,18 @@ describe('content scoring', () => {
     for (const n of [1, 2, 3]) expect(md).toContain(`Post ${n}:`);
   });
 
+  it('drops a forum post’s signature named in one word ("postsignature", "signaturecontainer")', () => {
+    const html = `<body><div class="thread"><h1>Build fails on ARM</h1>${[1, 2, 3]
+      .map(
+        (n) => `<div class="post"><p>Post ${n}: the build fails at the linking step, here is my log and setup.</p>
+        <div class="${n === 2 ? 'signaturecontainer' : 'postsignature'}"><p>Sig ${n}: keep it simple, keep it running.</p></div></div>`,
+      )
+      .join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const n of [1, 2, 3]) expect(md).toContain(`Post ${n}:`);
+    expect(md).not.toContain('Sig ');
+  });
+
   it('drops a forum post’s author panel but keeps the post', () => {
     const html = `<body><div class="thread"><h1>Build fails on ARM</h1>${[1, 2, 3]
       .map(

@@ -60,6 +60,8 @@ const ALWAYS_WORDS: ReadonlySet<string> = new Set([
   'sponsor', 'sponsored', 'newsletter', 'subscribe', 'subscription',
   'related', 'recommended', 'popup', 'breadcrumb', 'breadcrumbs', 'pagination', 'pager',
   'footer', 'skiplink', 'toolbar', 'tooltip', 'signature', 'signatures', 'copyright',
+  // A forum poster's signature as forum software names it in one word.
+  'postsignature', 'signaturecontainer',
   // "Footer" as templates written in Portuguese and German name it.
   'rodape', 'fusszeile',
   // A forum post's author panel (join date, post count, rank), as forum software names it.
