@@ -68,7 +68,7 @@ function cleanContent(html: string, baseUrl: string, content: ContentOptions, sc
     keepStarts.add(cleaned.misfire);
     cleaned = scanDocument(html, { baseUrl, content: { ...content, keepStarts } }).content;
   }
-  if (cleaned?.nearlyEmpty) {
+  if (cleaned?.nearlyEmpty && html.includes('<noscript')) {
     // A page whose content is only in <noscript> (a forum's view for crawlers) is read there
     // with the rules still on: its quotes and link previews are as much furniture as anywhere.
     const noscript = scanDocument(html, { baseUrl, content: { ...content, noscript: true } }).content;
