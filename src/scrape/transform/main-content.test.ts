@@ -363,6 +363,11 @@ describe('onlyMainContent', () => {
     expect(transformPage(html, opts(), MD).markdown).toBe(ARTICLE_TEXT);
   });
 
+  it('reads a name that opens with a layout word as a state of the wrapper, however many words follow ("hide-read-more-ad")', () => {
+    const html = `<body><main><h1>Budget</h1><p>${ARTICLE_TEXT}</p><div class="grid hide-read-more-ad"><p>Members will meet again next month.</p></div></main></body>`;
+    expect(transformPage(html, opts(), MD).markdown).toContain('Members will meet again next month.');
+  });
+
   it('never narrows the content down to one paragraph: short facts beside a long one are kept', () => {
     // A status page: one long line and several short ones, all of them the page's content.
     const html = `<body><main><h1>Device check</h1><p>UA: Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36</p><p>Width: 412</p><p>Language: ja-JP</p><p>Zone: Asia/Tokyo</p></main></body>`;

@@ -363,7 +363,9 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
         ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || isAuthorPanelAt(p, i, parts);
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
-      if (LAYOUT_PREFIXES.has(prev)) continue;
+      // A name that opens with a layout word is a state of the wrapper, however many words follow
+      // ("hide-read-more-ad": the wrapper hides its "read more" ad; "no-sidebar-ads").
+      if (LAYOUT_PREFIXES.has(prev) || (i > 0 && LAYOUT_PREFIXES.has(parts[0]!))) continue;
       if (p === 'nav' && i + 1 < parts.length && NAV_CONTROLS.has(parts[i + 1]!)) continue;
       // "header" after another word names a part's header (a product's, a card's, an accordion's:
       // "pdp-header", "card-header"), not the site's, unless that word places it in the page.
