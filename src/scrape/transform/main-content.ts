@@ -156,11 +156,12 @@ const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'with
 
 /**
  * Words before "header" that still name the site's header or the page's banner ("site-header",
- * "main-header", "sticky-header", "region-header", "hero-header"), as opposed to a part's.
+ * "main-header", "sticky-header", "region-header", "hero-header"), as opposed to a part's. Not
+ * "section": a "section-header" is a section's own heading and introduction.
  */
 const SITE_PREFIXES: ReadonlySet<string> = new Set([
   'site', 'global', 'main', 'top', 'app', 'layout', 'mobile', 'desktop', 'sticky', 'fixed', 'page', 'nav', 'navbar',
-  'theme', 'section', 'region', 'hero', 'big',
+  'theme', 'region', 'hero', 'big',
 ]);
 
 /** Words that mark the content itself: an element naming one is never treated as chrome by class. */
