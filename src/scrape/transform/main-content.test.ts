@@ -525,8 +525,9 @@ describe('boilerplateReason', () => {
     expect(reason('div', { id: 'pdp-header' }, false)).toBeUndefined();
     expect(reason('div', { class: 'card-header' }, false)).toBeUndefined();
     expect(reason('div', { class: 'accordion__header' }, false)).toBeUndefined();
-    // A section's header holds the section's heading and introduction.
+    // A section's header holds the section's heading and introduction, a page's its title.
     expect(reason('div', { class: 'row section-header' }, false)).toBeUndefined();
+    expect(reason('div', { class: 'page-header' }, false)).toBeUndefined();
     // The site's header and the page's banner, however they are qualified.
     expect(reason('div', { class: 'header' }, false)).toBe('class:header');
     expect(reason('div', { class: 'header-inner' }, false)).toBe('class:header');

@@ -157,10 +157,11 @@ const LAYOUT_PREFIXES: ReadonlySet<string> = new Set(['has', 'with', 'no', 'with
 /**
  * Words before "header" that still name the site's header or the page's banner ("site-header",
  * "main-header", "sticky-header", "region-header", "hero-header"), as opposed to a part's. Not
- * "section": a "section-header" is a section's own heading and introduction.
+ * "section" or "page": a "section-header" is a section's own heading and introduction, a
+ * "page-header" the page's title block (as the common CSS frameworks name it).
  */
 const SITE_PREFIXES: ReadonlySet<string> = new Set([
-  'site', 'global', 'main', 'top', 'app', 'layout', 'mobile', 'desktop', 'sticky', 'fixed', 'page', 'nav', 'navbar',
+  'site', 'global', 'main', 'top', 'app', 'layout', 'mobile', 'desktop', 'sticky', 'fixed', 'nav', 'navbar',
   'theme', 'region', 'hero', 'big',
 ]);
 
