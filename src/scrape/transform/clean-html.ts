@@ -186,12 +186,13 @@ const LABEL_MAX = 64;
 const LABEL_BLOCKS: ReadonlySet<string> = new Set(['div', 'p', 'center', 'section', 'aside', 'figure', 'header']);
 /**
  * A paragraph that asks the reader to subscribe or follow ("Subscribe to our newsletter", "Get
- * the magazine delivered", "Follow us on Twitter") is the publisher's pitch set after or into the
- * story, not its text. Only its opening is read, and only a short paragraph qualifies: a pitch is
- * a line or two, a paragraph of the story that starts so goes on. A newsletter's sign-up may come
+ * the magazine delivered", "Follow us on Twitter", "Sign up now ...", "Be sure to sign up below",
+ * "Join our mailing list") is the publisher's pitch set after or into the story, not its text.
+ * Only its opening is read, and only a short paragraph qualifies: a pitch is a line or two, a
+ * paragraph of the story that starts so goes on. A newsletter's sign-up may come
  * after a line of lead-in ("There's plenty more where that came from. Sign up for our newsletter").
  */
-const PITCH = /^\s*(?:click here to |please )?(?:subscribe (?:to|for|now)\b|sign up (?:for|to)\b|get\b.{0,60}?\b(?:delivered|(?:in|to) your inbox)|follow\b.{0,60}?\bon (?:twitter|facebook|instagram|youtube|linkedin|tiktok|social))|\b(?:sign up|subscribe) (?:for|to)\b.{0,50}?\bnewsletters?\b/i;
+const PITCH = /^\s*(?:click here to |please |be sure to )?(?:subscribe (?:to|for|now)\b|sign up (?:for|to|now|today|below|here)\b|join (?:our|my) (?:mailing list|newsletter|email list)\b|get\b.{0,60}?\b(?:delivered|(?:in|to) your inbox)|follow\b.{0,60}?\bon (?:twitter|facebook|instagram|youtube|linkedin|tiktok|social))|\b(?:sign up|subscribe) (?:for|to)\b.{0,50}?\bnewsletters?\b/i;
 /**
  * A paragraph that credits the story's reporters and editors ("Reporting by ...; Editing by
  * ...", "Jane Doe contributed to this report.") is its byline, set at its end. Only the

@@ -1700,6 +1700,20 @@ describe('onlyMainContent: publisher pitches', () => {
     expect(md).toContain('the view that budgets matter');
   });
 
+  it('drops a short paragraph asking to sign up now or below, or to join a mailing list', () => {
+    const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
+      <p>Sign up now to get the week's council news in one short email.</p>
+      <p><em>Be sure to sign up below so we can stay in touch!</em></p>
+      <p><strong>Join our mailing list!</strong> One email a week, no more.</p>
+      <p>Sign-up sheets for the library's reading club are at the front desk.</p></article></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain("week's council news");
+    expect(md).not.toContain('stay in touch');
+    expect(md).not.toContain('mailing list');
+    expect(md).toContain('reading club');
+  });
+
   it('drops a short paragraph telling how to reach or follow the author, keeps instructions to email the page', () => {
     const html = `<body><article><h1>Budget approved</h1><p>${ARTICLE_TEXT}</p>
       <p>Questions about the budget? Email us at budget@example.com.</p>
