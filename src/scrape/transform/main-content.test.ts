@@ -478,6 +478,16 @@ describe('boilerplateReason', () => {
     expect(transformPage(html, opts({ onlyMainContent: false }), MD).markdown).toContain('Phone layout');
   });
 
+  it('drops a call-to-action box set into a story, not a layout block named after one nor one outside an article', () => {
+    expect(boilerplateReason('div', attrsFrom({ class: 'post-cta' }), true, true)).toBe('class:cta');
+    expect(boilerplateReason('section', attrsFrom({ class: 'cta-banner cta-banner--dark' }), true, true)).toBe('class:cta');
+    expect(boilerplateReason('div', attrsFrom({ class: 'post-cta' }), true, false)).toBeUndefined();
+    expect(boilerplateReason('div', attrsFrom({ class: 'et_pb_row home_cta' }), true, true)).toBeUndefined();
+    expect(boilerplateReason('div', attrsFrom({ class: 'kg-cta-content' }), true, true)).toBeUndefined();
+    expect(boilerplateReason('a', attrsFrom({ class: 'cta', href: '/trial' }), true, true)).toBeUndefined();
+    expect(boilerplateReason('div', attrsFrom({ class: 'factam' }), true, true)).toBeUndefined();
+  });
+
   it("drops a site builder's copy of a block that a condition hides", () => {
     const html = `<body><main><h1>Yoga class prices</h1><p class="blog-summary">${ARTICLE_TEXT}</p>
       <p class="summary-fallback w-condition-invisible">A fallback summary nobody sees on this page.</p></main></body>`;

@@ -114,6 +114,27 @@ function bylineWord(cls: string): string | undefined {
 }
 
 /**
+ * A call-to-action box set into a story ("post-cta", "cta-banner", "newsletter-cta-wrap": a
+ * sign-up, a free trial, the publisher's own product) is the publisher's promotion, not the
+ * story; inside an <article> only, as a byline is (a landing page's "cta" sections are its offer).
+ * Not a link (a button's label has rules of its own), nor a page builder's layout block named
+ * after the module it holds ("row home_cta", "cta-card", "cta_container"), nor a name for the
+ * box's own text ("cta-content"): the box around it decides.
+ */
+const CTA_HINT = /cta/i;
+const CTA_LAYOUT_WORDS: ReadonlySet<string> = new Set(['row', 'section', 'column', 'col', 'container', 'grid', 'card', 'module', 'button', 'btn']);
+
+function isCallToActionBox(cls: string): boolean {
+  const parts = cls.toLowerCase().split(/[^a-z0-9]+/);
+  let at = parts.indexOf('cta');
+  if (at < 0) at = parts.indexOf('ctas');
+  if (at < 0) return false;
+  // A content word before it names whose box it is ("post-cta"); after it, the box's own text.
+  for (let i = 0; i < parts.length; i++) if (CTA_LAYOUT_WORDS.has(parts[i]!) || (i > at && CONTENT_WORDS.has(parts[i]!))) return false;
+  return true;
+}
+
+/**
  * Substrings that mark a third-party review widget (its star summary, its shoppers' reviews,
  * its "Write a review" form) as its vendors spell the class: the widget's own content served
  * into the page, not the page's. ("stamped-" with its dash: "stamped" alone is a style word.)
@@ -242,6 +263,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = bylineWord(cls);
     if (why) return `class:${why}`;
   }
+  if (inArticle && cls !== undefined && name !== 'a' && CTA_HINT.test(cls) && isCallToActionBox(cls)) return 'class:cta';
   return undefined;
 }
 
