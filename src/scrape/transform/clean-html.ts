@@ -171,11 +171,13 @@ const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:
  */
 const COUNT_HEADING = /^\s*\d[\d,.]*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
 /**
- * A style sheet's rule that hides classes at a range of screen widths
- * ("@media (min-width: 1200px) { .hidden-x { display: none } }"): a site laid out once per screen
- * size (a site builder's variants) marks each copy with the classes that hide it elsewhere.
+ * A style sheet's block of rules for a range of screen widths ("@media (min-width: 1200px) {
+ * .hidden-x { display: none } }"), whose rules may hide classes there: a site laid out once per
+ * screen size (a site builder's variants) marks each copy with the classes that hide it elsewhere.
  */
-const MEDIA_HIDE = /@media\s*(?:(?:only\s+)?screen\s+and\s*)?\(\s*min-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)(?:\s*and\s*\(\s*max-width\s*:\s*(\d+(?:\.\d+)?)px\s*\))?\s*\{\s*((?:\.[\w-]+\s*,\s*)*\.[\w-]+)\s*\{\s*display\s*:\s*none/g;
+const MEDIA_HIDE = /@media\s*(?:(?:only\s+)?screen\s+and\s*)?\(\s*min-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)(?:\s*and\s*\(\s*max-width\s*:\s*(\d+(?:\.\d+)?)px\s*\))?\s*\{/g;
+/** A rule inside such a block that hides bare classes: ".a, .b { ... display: none". */
+const CLASS_HIDE = /(?:^|[{};])\s*((?:\.[\w-]+\s*,\s*)*\.[\w-]+)\s*\{[^{}]*?display\s*:\s*none/g;
 /** The screen width a page is read at: a desktop's. */
 const DESKTOP_WIDTH = 1280;
 /** Style sheets longer than this are not read for such rules (a site's whole framework inlined). */
@@ -1174,8 +1176,22 @@ export class ContentFilter {
       const min = Number(m[1]);
       const max = m[2] === undefined ? Infinity : Number(m[2]);
       if (min > DESKTOP_WIDTH || max < DESKTOP_WIDTH) continue;
-      this.desktopHidden ??= new Set();
-      for (const sel of m[3]!.split(',')) this.desktopHidden.add(sel.trim().slice(1));
+      // The block's body, up to its closing brace.
+      const from = MEDIA_HIDE.lastIndex;
+      let depth = 1;
+      let end = from;
+      for (; end < css.length && depth > 0; end++) {
+        const c = css.charCodeAt(end);
+        if (c === 123) depth++;
+        else if (c === 125) depth--;
+      }
+      const body = css.slice(from - 1, end);
+      CLASS_HIDE.lastIndex = 0;
+      for (let r = CLASS_HIDE.exec(body); r !== null; r = CLASS_HIDE.exec(body)) {
+        this.desktopHidden ??= new Set();
+        for (const sel of r[1]!.split(',')) this.desktopHidden.add(sel.trim().slice(1));
+      }
+      MEDIA_HIDE.lastIndex = end;
     }
   }
 

@@ -478,6 +478,16 @@ describe('boilerplateReason', () => {
     expect(transformPage(html, opts({ onlyMainContent: false }), MD).markdown).toContain('Phone layout');
   });
 
+  it('reads every rule of a media block for the classes it hides at a desktop width, not only its first', () => {
+    const html = `<html><head><style>@media screen and (min-width: 1024px){.menu{color:red}.nav-toggle{float:left}
+      .phone-note, .tablet-note{margin:0;display:none}}</style></head>
+      <body><main><h1>Evening courses</h1><p class="phone-note">Tap the menu to see the timetable for this week.</p>
+      <p>${ARTICLE_TEXT}</p></main></body></html>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Tap the menu');
+  });
+
   it('drops a call-to-action box set into a story, not a layout block named after one nor one outside an article', () => {
     expect(boilerplateReason('div', attrsFrom({ class: 'post-cta' }), true, true)).toBe('class:cta');
     expect(boilerplateReason('section', attrsFrom({ class: 'cta-banner cta-banner--dark' }), true, true)).toBe('class:cta');
