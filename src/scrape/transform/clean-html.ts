@@ -281,6 +281,9 @@ const BLOCK: ReadonlySet<string> = new Set([
 
 const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
+/** Blocks that hold a collapsible section's text (see ContentFilter.open). */
+const HIDDEN_SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'p', 'ul', 'ol', 'dl', 'table']);
+
 function isHeadingTag(name: string): boolean {
   return name === 'h1' || HEADINGS.has(name);
 }
@@ -494,6 +497,8 @@ export class ContentFilter {
   private droppedProse = 0;
   /** Ids of the panels disclosure buttons open (see open). */
   private readonly disclosed = new Set<string>();
+  /** Depth of the h2-h6 that closed last, until the next tag opens or closes (see open). */
+  private headingClosed = -1;
   /** Text and link text of marked cards (see pruneLinkBlock), left out of their ancestors' density. */
   private doomedText = 0;
   private doomedLink = 0;
@@ -571,6 +576,8 @@ export class ContentFilter {
     // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
     if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
     const bits = tagBitsOf(name);
+    const afterHeading = this.headingClosed === this.stack.length;
+    this.headingClosed = -1;
     if (this.inlineGap !== 0) this.inlineGap = bits & IS_GAP_INLINE ? 2 : 0;
     if (bits & IS_CODE_INLINE) this.inCode++;
     const depth = this.stack.length;
@@ -627,6 +634,9 @@ export class ContentFilter {
         const id = attrs.get('id');
         if (id !== undefined && this.disclosed.has(id)) why = undefined;
       }
+      // A hidden block right after a subheading is the section that heading opens when clicked (an
+      // FAQ's answer under its question, a collapsible section under its title), whatever its class.
+      if (afterHeading && (why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style') && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
       if (why === undefined && this.desktopHidden !== undefined && this.hiddenOnDesktop(attrs)) why = 'desktop-hidden';
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
@@ -896,6 +906,7 @@ export class ContentFilter {
     const frame = this.stack.pop();
     if (frame === undefined) return;
     const bits = frame.bits;
+    this.headingClosed = bits & IS_SUBHEADING ? this.stack.length : -1;
     if (bits & IS_CODE_INLINE) this.inCode--;
     this.inlineGap = bits & IS_GAP_INLINE && this.md !== undefined && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
     const depth = this.stack.length;

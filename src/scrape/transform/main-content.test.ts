@@ -1260,6 +1260,16 @@ describe('content scoring', () => {
     expect(md).toContain('with duties paid at checkout');
     expect(md).not.toContain('leftover text');
   });
+  it('keeps a hidden block right after a subheading, as the section the heading opens, and drops other hidden blocks', () => {
+    const html = `<body><main><h1>Lantern</h1><p>${prose(1)}</p><div class="questions">
+      <h3>Can it stay outdoors?<span class="chevron"></span></h3>
+      <div class="copy" style="display: none;"><p>Yes, its shell shrugs off rain and frost all winter long.</p></div>
+      <div class="copy" style="display: none;"><p>A hidden note's leftover text.</p></div>
+      <p>Ask us anything else.</p><div class="copy" style="display:none"><p>A hidden tip's leftover text.</p></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('shrugs off rain and frost');
+    expect(md).not.toContain('leftover text');
+  });
   it("keeps an accordion's answer that a class hides until it is opened", () => {
     const html = `<body><main><h1>Returns</h1><p>${prose(1)}</p><div class="faq">
       <h3>Can I return a sale item?</h3><div class="faq-accordion-content hidden"><p>Yes, within thirty days, as long as the tags are still on it.</p></div>
