@@ -284,6 +284,19 @@ const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 /** Blocks that hold a collapsible section's text (see ContentFilter.open). */
 const HIDDEN_SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'p', 'ul', 'ol', 'dl', 'table']);
 
+/**
+ * A carousel's slide as slider libraries name it ("slide", "swiper-slide", "slick-slide",
+ * "splide__slide"), and the copies of slides they clone to loop the carousel round.
+ */
+const SLIDE_CLASS = /(?:^|[\s_-])slide(?:$|\s)/;
+const CLONED_SLIDE = /clone|duplicate/;
+
+/** Whether an element is one of a carousel's own slides (not a clone of one): see ContentFilter.open. */
+function isCarouselSlide(attrs: AttrSource): boolean {
+  const cls = attrs.get('class');
+  return cls !== undefined && SLIDE_CLASS.test(cls) && !CLONED_SLIDE.test(cls);
+}
+
 function isHeadingTag(name: string): boolean {
   return name === 'h1' || HEADINGS.has(name);
 }
@@ -650,6 +663,10 @@ export class ContentFilter {
       // a card shows (the struck-out old price, the new one) from them and spell them out in
       // visually hidden words of their own ("Original price was: $30.00"), which go.
       else if (why === 'aria-hidden' && isShownPrice(name, attrs)) why = undefined;
+      // Slider libraries hide the slides off screen from screen readers until they scroll in (a
+      // product's feature cards, a service's testimonials): they are the carousel's text as much
+      // as the slide on show. The clones they add to loop round still go.
+      else if (why === 'aria-hidden' && isCarouselSlide(attrs)) why = undefined;
       // A button right inside a heading (an accordion's question, a collapsible section's title)
       // is the heading's text made clickable: its panel is kept, and so is its title.
       else if (why === 'tag:button' && depth > 0 && isHeadingTag(this.stack[depth - 1]!.name)) why = undefined;

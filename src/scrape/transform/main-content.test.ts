@@ -1270,6 +1270,16 @@ describe('content scoring', () => {
     expect(md).toContain('shrugs off rain and frost');
     expect(md).not.toContain('leftover text');
   });
+  it("keeps a carousel's slides that are off screen, and drops the clones that loop it", () => {
+    const html = `<body><main><h1>Kettle</h1><p>${prose(1)}</p><div class="swiper"><div class="swiper-wrapper">
+      <div class="swiper-slide swiper-slide-active"><p>Boils a full litre in under three minutes.</p></div>
+      <div class="swiper-slide" aria-hidden="true"><p>Its base keeps water warm for an hour after it clicks off.</p></div>
+      <div class="swiper-slide swiper-slide-duplicate" aria-hidden="true"><p>A cloned slide's leftover text.</p></div></div></div>
+      <div class="promo" aria-hidden="true"><p>A hidden promotion's leftover text.</p></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('keeps water warm for an hour');
+    expect(md).not.toContain('leftover text');
+  });
   it("keeps an accordion's answer that a class hides until it is opened", () => {
     const html = `<body><main><h1>Returns</h1><p>${prose(1)}</p><div class="faq">
       <h3>Can I return a sale item?</h3><div class="faq-accordion-content hidden"><p>Yes, within thirty days, as long as the tags are still on it.</p></div>
