@@ -1066,8 +1066,9 @@ export class ContentFilter {
         keptText = picked.text;
         h1s = picked.h1s;
         rootName = picked.root;
-        // A series narrowed to its <main> leaves the page's title and introduction before it out.
-        if (chosen !== undefined && picked.series === true && h1s === 0 && ranges.length > 0) {
+        // A series narrowed to its <main> leaves the page's title and introduction before it out;
+        // so does a shop's category narrowed to a <main> that holds its buying guide and grid.
+        if (chosen !== undefined && (picked.series === true || picked.catalogue === true) && h1s === 0 && ranges.length > 0) {
           const intro = introBefore(this.nodes, from);
           if (intro >= 0) {
             const box = this.nodes[intro]!;

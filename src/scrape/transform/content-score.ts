@@ -70,6 +70,8 @@ export interface Selection {
   root: string;
   /** The chosen subtree is mostly one series of items (see introduction). */
   series?: boolean;
+  /** The page is a shop's category: its largest series is of priced cards (see selectContent). */
+  catalogue?: boolean;
 }
 
 /**
@@ -261,6 +263,8 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // A product's page (its title in a priced box of its own) is not a listing: a series of priced
   // cards beside that box is a rail of other products however little prose the page has.
   if (items > 0 && (nodes[series]!.priced || nodes[series]!.pricesShown) && buyBoxApart(nodes, from, to, series)) items = 0;
+  // A page whose largest series is of priced cards is a shop's category, whichever block is picked.
+  const catalogue = items > 0 && (nodes[series]!.priced || nodes[series]!.pricesShown);
   const prose = useHints ? unhinted : unhinted + hinted;
   // Whether the page has no body of its own: no block holds most of the prose, and a substantial
   // amount of it, in paragraphs of its own, as an article's body does (a short introduction is no body).
@@ -285,7 +289,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     if (bodiless) {
       const a = pick(nodes, from, to, childProse, useHints, false);
       const b = pick(nodes, from, to, childProse, useHints, true);
-      return a === undefined || b === undefined ? (a ?? b) : union(a, b);
+      return inCatalogue(a === undefined || b === undefined ? (a ?? b) : union(a, b), catalogue);
     }
   }
   // On a product's page (its title in a priced box), a series of cards that show prices in their
@@ -301,11 +305,16 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     const text = pick(nodes, from, to, childProse, useHints, false, bodiless, shop);
     const grid = pick(nodes, from, to, childProse, useHints, true, false, shop);
     if (text !== undefined && grid !== undefined && text.ranges.length > 0 && grid.ranges.length > 0 && grid.ranges[0]![0] < text.ranges[0]![0]) {
-      return union(text, grid);
+      return inCatalogue(union(text, grid), catalogue);
     }
-    return text;
+    return inCatalogue(text, catalogue);
   }
-  return pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop);
+  return inCatalogue(pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop), catalogue);
+}
+
+function inCatalogue(s: Selection | undefined, catalogue: boolean): Selection | undefined {
+  if (s !== undefined && catalogue) s.catalogue = true;
+  return s;
 }
 
 /**

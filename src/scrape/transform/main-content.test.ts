@@ -1868,4 +1868,27 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('Sport Recreational Vent Light');
     expect(md).not.toContain('View item');
   });
+
+  it("keeps an accordion's header, a button inside a heading, as the heading of its panel's text", () => {
+    const fold = (n: number, title: string, text: string) => `<div class="fold"><h3 class="fold__header"><button class="fold__button" aria-expanded="false" aria-controls="p${n}"><span>${title}</span></button></h3>
+      <div class="fold__body" id="p${n}"><p>${text}</p></div></div>`;
+    const html = `<body><main><h1>Camp stoves</h1><p>${ARTICLE_TEXT}</p><h2>Buying advice</h2>
+      ${fold(1, 'Choosing a fuel type', ARTICLE_TEXT.replace('council', 'board'))}${fold(2, 'Cooking for a group', ARTICLE_TEXT.replace('council', 'team'))}
+      <button class="load">Show more</button></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('### Choosing a fuel type');
+    expect(md).toContain('### Cooking for a group');
+    expect(md).not.toContain('Show more');
+  });
+
+  it("keeps a shop category's title and description before the <main> that holds its grid and buying guide", () => {
+    const card = (n: number) => `<li class="product-card"><a href="/p/${n}"><img src="/${n}.jpg" alt=""></a><a href="/p/${n}">Garden kneeler model ${n}</a><span class="price">$${n}9.00</span></li>`;
+    const guide = [1, 2, 3, 4, 5, 6].map((n) => `<p>${ARTICLE_TEXT.replace('council', `board ${n}`)}</p>`).join('');
+    const html = `<body><header><nav><a href="/">Home</a></nav></header>
+      <section class="category-header"><h1>Kneelers</h1><p class="category-description">Soft kneelers and benches that spare your knees while you weed, plant and prune.</p></section>
+      <main><ul class="products">${[1, 2, 3, 4, 5].map(card).join('')}</ul><div class="guide"><h2>Choosing a kneeler</h2>${guide}</div></main><footer>foot</footer></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Soft kneelers and benches that spare your knees');
+    expect(md).toContain('The board 6 approved');
+  });
 });
