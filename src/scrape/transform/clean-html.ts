@@ -802,6 +802,7 @@ export class ContentFilter {
           doomed: false,
           linky: false,
           claimed: false,
+          title: false,
           nested: false,
         });
         if (parent !== undefined) parent.last = frame.node;
@@ -1386,6 +1387,7 @@ export class ContentFilter {
       // namesPicturedTarget).
       if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && this.namesPicturedTarget()) || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
         node.doomed = true;
+        if (links === text && this.namesPicturedTarget()) node.title = true;
         this.doomedText += text;
         this.doomedLink += links;
         return;
@@ -1491,6 +1493,11 @@ export class ContentFilter {
       }
     }
     node.pricesShown = shown >= ITEM_RICH_SHARE * best[0]!;
+    // A card's title stays with its series' other text only in a shop's grid (see pick): elsewhere
+    // (a blog's teasers) the titles go with the rest of the series when it is not the content.
+    if (!node.priced && !node.pricesShown) {
+      for (let i = at + 1; i < nodes.length; i++) nodes[i]!.title = false;
+    }
   }
 
   /** Whether the output between two chunks shows a price (see SHOWN_PRICE). */

@@ -58,6 +58,8 @@ export interface BlockNode {
   nested: boolean;
   /** A card one of a series' items holds (see clean-html's repeatedItems): linky, and kept with its series (see pick). */
   claimed: boolean;
+  /** A card's title: one link to where the picture before it links (see clean-html's namesPicturedTarget). */
+  title: boolean;
 }
 
 export interface Selection {
@@ -387,14 +389,15 @@ function pick(
   // item's card (its linked title under a heading or over a picture) counts for nothing either
   // where the series does not vote as items (a blog index whose excerpts are its prose), but it
   // stays wherever its series is kept (2): the excerpts without their titles are no listing. A
-  // claimed list of bare links (an item's action bar) goes. (0: counted and kept.)
+  // claimed list of bare links (an item's action bar) goes; a shop's card title (a product's name
+  // beside its price) stays, as its picture's link does. (0: counted and kept.)
   const gone = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const n = nodes[from + i]!;
     const p = n.parent - from;
     const pg = p >= 0 ? gone[p]! : 0;
     if (n.doomed || pg === 1) gone[i] = 1;
-    else if (n.linky && !useItems) gone[i] = n.claimed && n.rich > 0 ? 2 : 1;
+    else if (n.linky && !useItems) gone[i] = n.claimed && (n.rich > 0 || n.title) ? 2 : 1;
     else if (pg === 2) gone[i] = 2;
   }
   const sum = new Float64Array(count);
