@@ -631,8 +631,10 @@ function keep(
   const holes: number[] = [];
   const trim = (at: number): void => {
     // A table's rows and cells are its shape, not edges: a row without its first cell is garbled;
-    // an item's linked title is its head, not an edge of the list.
-    if (WHOLE_PARTS.has(nodes[from + at]!.name)) return;
+    // an item's linked title is its head, not an edge of the list. A series that is the content
+    // keeps its first and last items though they are only a linked title and a price (the one
+    // beside them with a note is no more the content than they are).
+    if (WHOLE_PARTS.has(nodes[from + at]!.name) || (!railsOut && nodes[from + at]!.items > 0)) return;
     const kids: number[] = [];
     for (let i = at + 1; i < at + size[at]!; i += size[i]!) kids.push(i);
     let first = -1;

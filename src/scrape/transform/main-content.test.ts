@@ -1902,4 +1902,16 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('Price reduced from $39.95');
     expect(md).toContain('[Ridge Trail Vent Lamp]');
   });
+
+  it("keeps every item of a shop's grid that is the content, not only the one card that has a sentence", () => {
+    const tile = (n: number, name: string) => `<div class="col-4"><div class="product-tile">
+      <div class="image-container"><a href="/p/${n}"><img src="/${n}.jpg" alt=""></a></div>
+      <div class="tile-body"><div class="pdp-link"><a href="/p/${n}">${name}</a></div><div class="price">$${n}4.95</div>${n === 3 ? '<p class="note">Price reduced from $39.95 to $34.95 while stocks last.</p>' : ''}</div></div></div>`;
+    const names = ['Harbour Five LED Lamp', 'Summit Vent Lamp Pro', 'Ridge Trail Vent Lamp', 'Meadow Street Vent Lamp'];
+    const html = `<body><div class="page"><h1>Lamps</h1><div class="grid">${names.map((n, i) => tile(i + 1, n)).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('Price reduced from $39.95');
+    expect(md).toContain('Harbour Five LED Lamp');
+    expect(md).toContain('Meadow Street Vent Lamp');
+  });
 });
