@@ -311,7 +311,11 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
     }
     return inCatalogue(text, catalogue);
   }
-  return inCatalogue(pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop), catalogue);
+  // A page without a body of prose and without an <article> (a service's or a course's landing
+  // page, a collection's) opens with its title and introduction in a block of their own (a hero);
+  // on a story, that block is the headline's standfirst and byline, which are not its text.
+  const landing = bodiless && articles === 0;
+  return inCatalogue(pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop, landing), catalogue);
 }
 
 function inCatalogue(s: Selection | undefined, catalogue: boolean): Selection | undefined {
@@ -383,6 +387,8 @@ function pick(
   useItems: boolean,
   bodiless = false,
   shop = false,
+  /** The page is a landing page (see selectContent): its introduction is kept whatever the content. */
+  landing = false,
 ): Selection | undefined {
   const count = to - from;
   // Blocks that stand for pruned ones, with everything inside them, count for nothing (1). An
@@ -514,12 +520,12 @@ function pick(
   }
   // A series chosen as the content leaves the page's title and introduction out when they sit
   // in a block of their own before it (an archive's description, a category's blurb): that
-  // block is kept too.
+  // block is kept too, as it is before a landing page's content (its sections under the hero).
   let series = 0;
   for (let i = best; i < best + size[best]!; i++) if (gone[i] === 0 && nodes[from + i]!.items > series) series = nodes[from + i]!.items;
   const isSeries = series >= INTRO_SERIES_SHARE * text[best]!;
-  if (isSeries) {
-    const r = introduction(nodes, from, best, size, text, gone);
+  if (isSeries || landing) {
+    const r = introduction(nodes, from, best, size, text, gone, !isSeries);
     if (r >= 0 && !roots.includes(r)) {
       roots.push(r);
       roots.sort((x, y) => x - y);
@@ -537,22 +543,29 @@ function pick(
 /**
  * The block that holds the page's first h1 (before the content subtree at `best`, outside it)
  * when it is an introduction: short, with a paragraph of prose, few links, and not around the
- * content itself. -1 when there is none.
+ * content itself. -1 when there is none. `lead`: exactly one paragraph of prose, a hero's lead;
+ * a block of several by the title is a part of its own (a product's buy box), which the parts
+ * of a page without a body decide on (see pick).
  */
-function introduction(nodes: readonly BlockNode[], from: number, best: number, size: Int32Array, text: Float64Array, gone: Uint8Array): number {
+function introduction(nodes: readonly BlockNode[], from: number, best: number, size: Int32Array, text: Float64Array, gone: Uint8Array, lead = false): number {
   let h1 = -1;
   for (let i = 0; i < best && h1 < 0; i++) if (nodes[from + i]!.name === 'h1' && gone[i] === 0) h1 = i;
   if (h1 < 0) return -1;
   const p = nodes[from + h1]!.parent - from;
   if (p < 0 || best < p + size[p]! || text[p]! > INTRO_MAX_TEXT) return -1;
   let prose = 0;
+  let paragraphs = 0;
   let links = 0;
   for (let i = p; i < p + size[p]!; i++) {
     if (gone[i] !== 0) continue;
     const n = nodes[from + i]!;
-    if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose += n.plain;
+    if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) {
+      prose += n.plain;
+      paragraphs++;
+    }
     links += n.link;
   }
+  if (lead && paragraphs !== 1) return -1;
   return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * text[p]! ? p : -1;
 }
 
