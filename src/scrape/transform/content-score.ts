@@ -540,6 +540,21 @@ function pick(
   return out;
 }
 
+/** Whether the node at `i` is inside an <article> (or is one). */
+function inArticle(nodes: readonly BlockNode[], i: number): boolean {
+  for (let q = i; q >= 0; q = nodes[q]!.parent) if (nodes[q]!.name === 'article') return true;
+  return false;
+}
+
+/** Whether the subtree at `at` (relative to `from`) holds a paragraph of prose that is kept. */
+function holdsProse(nodes: readonly BlockNode[], from: number, at: number, size: Int32Array, gone: Uint8Array): boolean {
+  for (let i = at; i < at + size[at]!; i++) {
+    const n = nodes[from + i]!;
+    if (gone[i] === 0 && n.plain >= PROSE_MIN && n.punct > 0) return true;
+  }
+  return false;
+}
+
 /**
  * The block that holds the page's first h1 (before the content subtree at `best`, outside it)
  * when it is an introduction: short, with a paragraph of prose, few links, and not around the
@@ -551,8 +566,18 @@ function introduction(nodes: readonly BlockNode[], from: number, best: number, s
   let h1 = -1;
   for (let i = 0; i < best && h1 < 0; i++) if (nodes[from + i]!.name === 'h1' && gone[i] === 0) h1 = i;
   if (h1 < 0) return -1;
-  const p = nodes[from + h1]!.parent - from;
+  let p = nodes[from + h1]!.parent - from;
   if (p < 0 || best < p + size[p]! || text[p]! > INTRO_MAX_TEXT) return -1;
+  // A title in a wrapper of its own (a heading container beside the lead's text block) has its
+  // introduction in the nearest block up that holds prose. Not on a story: there that block is
+  // the headline's standfirst and byline.
+  if (!inArticle(nodes, from + h1) && !inArticle(nodes, from + best)) {
+    while (!holdsProse(nodes, from, p, size, gone)) {
+      const q = nodes[from + p]!.parent - from;
+      if (q < 0 || best < q + size[q]! || text[q]! > INTRO_MAX_TEXT) break;
+      p = q;
+    }
+  }
   let prose = 0;
   let paragraphs = 0;
   let links = 0;

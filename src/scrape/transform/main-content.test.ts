@@ -1917,15 +1917,16 @@ describe('onlyMainContent: inline captions', () => {
 });
 
 describe("onlyMainContent: a landing page's introduction", () => {
+  const lead = 'We repair boilers, radiators and heat pumps across the county, usually on the day you call us.';
+  const names = ['boilers', 'radiators', 'pumps', 'checks'];
+  const section = (n: number, body: string) =>
+    `<div class="${names[n - 1]}"><h2>Service ${n}</h2><p>${body} Every visit comes with a written quote and a twelve month guarantee on parts.</p></div>`;
+  const sections = ['Boiler repair', 'Radiator bleeding and balancing', 'Heat pump servicing', 'Annual safety checks'].map((b, i) => section(i + 1, b + ' is done by our own engineers.')).join('');
+  const areas = Array.from({ length: 12 }, (_, i) => `Open weekdays from eight until six in <a href="/area/${i}">district number ${i}</a>`).join(' ');
+  const page = (wrap: (inner: string) => string) =>
+    `<body><div class="hero"><h1>Heating repairs</h1><p>${lead}</p></div>${wrap(`<div class="layout"><div class="services">${sections}</div><div class="areas">${areas}</div></div>`)}</body>`;
+
   it("keeps a landing page's hero (its title and introduction) before the sections picked as its content, but not a story's standfirst", () => {
-    const lead = 'We repair boilers, radiators and heat pumps across the county, usually on the day you call us.';
-    const names = ['boilers', 'radiators', 'pumps', 'checks'];
-    const section = (n: number, body: string) =>
-      `<div class="${names[n - 1]}"><h2>Service ${n}</h2><p>${body} Every visit comes with a written quote and a twelve month guarantee on parts.</p></div>`;
-    const sections = ['Boiler repair', 'Radiator bleeding and balancing', 'Heat pump servicing', 'Annual safety checks'].map((b, i) => section(i + 1, b + ' is done by our own engineers.')).join('');
-    const areas = Array.from({ length: 12 }, (_, i) => `Open weekdays from eight until six in <a href="/area/${i}">district number ${i}</a>`).join(' ');
-    const page = (wrap: (inner: string) => string) =>
-      `<body><div class="hero"><h1>Heating repairs</h1><p>${lead}</p></div>${wrap(`<div class="layout"><div class="services">${sections}</div><div class="areas">${areas}</div></div>`)}</body>`;
     const md = transformPage(page((inner) => inner), opts(), MD).markdown!;
     expect(md).toContain(lead);
     expect(md).toContain('Heat pump servicing is done');
@@ -1934,5 +1935,11 @@ describe("onlyMainContent: a landing page's introduction", () => {
     const story = transformPage(page((inner) => `<article>${inner}</article>`), opts(), MD).markdown!;
     expect(story).toContain('Heat pump servicing is done');
     expect(story).not.toContain(lead);
+  });
+
+  it('keeps the hero around a title in a wrapper of its own and the lead in the block beside it', () => {
+    const wrapped = page((inner) => inner).replace(`<h1>Heating repairs</h1><p>${lead}</p>`, `<div class="title-wrap"><h1>Heating repairs</h1></div><div class="lead-text"><p>${lead}</p></div>`);
+    expect(wrapped).toContain('title-wrap');
+    expect(transformPage(wrapped, opts(), MD).markdown!).toContain(lead);
   });
 });
