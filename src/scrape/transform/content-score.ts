@@ -555,6 +555,16 @@ function holdsProse(nodes: readonly BlockNode[], from: number, at: number, size:
   return false;
 }
 
+/** Whether the block at `at` holds a paragraph of prose outside the blocks pruned (see introBefore). */
+function keptProse(nodes: readonly BlockNode[], at: number): boolean {
+  const end = nodes[at]!.endChunk;
+  for (let i = at; i < nodes.length && nodes[i]!.startChunk < end; i++) {
+    const n = nodes[i]!;
+    if (!n.doomed && !n.linky && n.plain >= PROSE_MIN && n.punct > 0) return true;
+  }
+  return false;
+}
+
 /**
  * The block that holds the page's first h1 (before the content subtree at `best`, outside it)
  * when it is an introduction: short, with a paragraph of prose, few links, and not around the
@@ -604,8 +614,17 @@ export function introBefore(nodes: readonly BlockNode[], from: number): number {
   let h1 = -1;
   for (let i = 0; i < from && h1 < 0; i++) if (nodes[i]!.name === 'h1' && !nodes[i]!.doomed && !nodes[i]!.linky) h1 = i;
   if (h1 < 0) return -1;
-  const p = nodes[h1]!.parent;
+  let p = nodes[h1]!.parent;
   if (p < 0) return -1;
+  // A title in a wrapper of its own: its introduction is the nearest block up that holds prose
+  // (see introduction), still before the landmark.
+  if (!inArticle(nodes, h1)) {
+    while (!keptProse(nodes, p)) {
+      const q = nodes[p]!.parent;
+      if (q < 0 || nodes[q]!.endChunk > nodes[from]!.startChunk || nodes[q]!.text > INTRO_MAX_TEXT) break;
+      p = q;
+    }
+  }
   const box = nodes[p]!;
   if (box.endChunk > nodes[from]!.startChunk || box.doomed || box.linky || box.text > INTRO_MAX_TEXT) return -1;
   let prose = 0;

@@ -1631,6 +1631,17 @@ describe('content scoring', () => {
       expect(md).not.toContain('Chairs');
     });
 
+    it('keeps the title in a wrapper of its own and the introduction beside it, before the <main> that holds only the series', () => {
+      const intro = 'Quick and tidy: organisers for every desk, from pen trays to cable boxes, all made to last for years.';
+      const html = `<body>${menu}<div class="archive-header"><div class="title-wrap"><h1>Desk organisers</h1></div><div class="archive-text"><p>${intro}</p></div></div>
+        <main><ul class="grid">${[1, 2, 3, 4, 5, 6, 7, 8].map(card).join('')}</ul></main>
+        <div class="sidebar-widget"><p>${prose(1)}</p></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('Walnut desk organiser model 8');
+      expect(md).toContain(intro);
+      expect(md.match(/Desk organisers/g)?.length).toBe(1);
+    });
+
     it('is kept, with the other sections’ series, on a front page where together they outweigh a promotion’s blurb', () => {
       const section = (s: number) =>
         `<section class="rail"><h2>Section ${s}</h2><ul class="grid">${[1, 2, 3, 4].map((n) => card(s * 10 + n)).join('')}</ul></section>`;
