@@ -1040,7 +1040,7 @@ export class ContentFilter {
     let h1s = this.h1Kept;
     let rootName: string | undefined;
     if (this.onlyMain) {
-      let chosen = chooseLandmark(this.candidates, keptText);
+      let chosen = chooseLandmark(this.candidates, keptText, this.nodes);
       // A <main> beside a longer body of prose outside it is not the page's content on its own.
       if (chosen !== undefined && chosen.kind === 'main' && bodyOutside(this.nodes, chosen.startNode, chosen.endNode)) chosen = undefined;
       let from = 0;

@@ -1925,6 +1925,23 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('Harbour Five LED Lamp');
     expect(md).toContain('Meadow Street Vent Lamp');
   });
+  it("keeps a thread's replies under a long opening post, and leaves a widget's teasers under a story out", () => {
+    const para = (n: number) => `<p>Step ${n} of the guide: check the card's power connectors and the case's clearance before you buy one.</p>`;
+    const post = (n: number, body: string) => `<li class="message"><div class="message-inner"><div class="message-user">member${n}</div>
+      <div class="message-content"><article class="message-body">${body}</article></div></div></li>`;
+    const reply = (n: number) => `<p>Reply ${n}: thanks, this guide saved me from buying a card that would not fit my case.</p>`;
+    const thread = `<body><ol class="messages">${post(1, [1, 2, 3, 4, 5, 6].map(para).join(''))}${[2, 3, 4].map((n) => post(n, reply(n))).join('')}</ol></body>`;
+    const md = transformPage(thread, opts(), MD).markdown!;
+    expect(md).toContain('Step 6 of the guide');
+    for (const n of [2, 3, 4]) expect(md).toContain(`Reply ${n}: thanks`);
+
+    const teaser = (n: number) => `<div class="teaser-slot"><article class="post"><p>Teaser ${n}: a short summary of another story on the site, with a few words.</p></article></div>`;
+    const story = `<body><div class="page"><div class="single-slot"><article class="post">${[1, 2, 3, 4, 5, 6].map(para).join('')}</article></div>
+      <div class="widget-slot">${[1, 2, 3].map(teaser).join('')}</div></div></body>`;
+    const storyMd = transformPage(story, opts(), MD).markdown!;
+    expect(storyMd).toContain('Step 6 of the guide');
+    expect(storyMd).not.toContain('Teaser 1');
+  });
 });
 
 describe("onlyMainContent: a landing page's introduction", () => {
