@@ -262,6 +262,16 @@ const JS_NOTICE_MAX = 200;
  * picture's link is its button ("Start course", "Shop") or a label.
  */
 const CARD_TITLE_MIN_WORDS = 3;
+/**
+ * A line of an item that is only a link or two (a book's author, a post's date, its tags, a
+ * rating's count) is at most this long; a longer one is a list of links of its own.
+ */
+const ITEM_LINE_MAX = 50;
+/**
+ * ... and one whose link opens with a verb is the item's button ("Add to cart", "Apply now",
+ * "Get started", "View map"), not one of its facts.
+ */
+const ITEM_ACTION = /^\s*(?:add to|apply|buy|book|get|order|shop|start|view|visit|read|see|learn|explore|discover|download|sign|join|register|subscribe|contact|request|try|watch|compare|select|choose|more|details)\b/i;
 /** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
 const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
 
@@ -532,6 +542,8 @@ export class ContentFilter {
   private images = 0;
   /** The target of the last link opened, and of the last link that held a picture (see pruneLinkBlock). */
   private linkHref: string | undefined;
+  /** The last link opened is styled or marked as a button (see isItemLine). */
+  private linkButton = false;
   private pictureHref: string | undefined;
   /** Open em and i elements, and the text kept inside them (see isItalicCaption). */
   private inEm = 0;
@@ -767,6 +779,8 @@ export class ContentFilter {
       frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
       frame.startImages = this.images;
       this.linkHref = attrs.get('href');
+      const linkClass = attrs.get('class');
+      this.linkButton = attrs.get('role') === 'button' || (linkClass !== undefined && (linkClass.includes('btn') || linkClass.includes('button')));
     }
     if (bits & IS_BLOCK) {
       this.atBlockStart = true;
@@ -1073,7 +1087,11 @@ export class ContentFilter {
           const intro = introBefore(this.nodes, from);
           if (intro >= 0) {
             const box = this.nodes[intro]!;
-            ranges = [[box.startChunk, box.endChunk], ...ranges];
+            // (Less the cards it holds that no series claimed: a course's links under its blurb.)
+            let last = intro + 1;
+            while (last < this.nodes.length && this.nodes[last]!.startChunk < box.endChunk) last++;
+            const cut = withoutPruned(this.nodes, intro, last, box.startChunk, box.endChunk);
+            ranges = [...(cut?.ranges ?? [[box.startChunk, box.endChunk]]), ...ranges];
             keptText += box.text;
             h1s += box.endH1 - box.startH1;
             rootName = 'div';
@@ -1384,8 +1402,8 @@ export class ContentFilter {
       // parent turns out to hold a series of them. A linked title with a price is a card too,
       // though its picture sits beside it (a chart's entry): menus name no prices, by class or
       // in their text. So is a block that only links where the picture before it links (see
-      // namesPicturedTarget).
-      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && this.namesPicturedTarget()) || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)))) {
+      // namesPicturedTarget), and a short line of links under an item's title (see isItemLine).
+      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && this.namesPicturedTarget()) || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)) || (links === text && this.isItemLine(frame, text, node.parent)))) {
         node.doomed = true;
         if (links === text && this.namesPicturedTarget()) node.title = true;
         this.doomedText += text;
@@ -1394,6 +1412,22 @@ export class ContentFilter {
       }
     }
     this.truncateTo(frame);
+  }
+
+  /**
+   * A short block of links that follows text in its parent (a row's "by <author>" under the
+   * book's title, a post's date and tags under its title, "4.7 out of 5 stars 58,483") is a fact
+   * of the item it sits in, when it is one of a series' items. A line that opens its parent is
+   * the item's kicker (a category or section name above the title, which listings link to their
+   * archive), and a button is the item's action: both go, as before.
+   */
+  private isItemLine(frame: Frame, text: number, parent: number): boolean {
+    if (text > ITEM_LINE_MAX || this.linkButton || ITEM_ACTION.test(this.linkWords)) return false;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (f.node === parent) return f.startText < frame.startText;
+    }
+    return false;
   }
 
   /**

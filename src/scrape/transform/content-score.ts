@@ -631,7 +631,9 @@ export function introBefore(nodes: readonly BlockNode[], from: number): number {
   let links = 0;
   for (let i = p; i < nodes.length && nodes[i]!.startChunk < box.endChunk; i++) {
     const n = nodes[i]!;
-    if (n.doomed || n.linky) return -1;
+    // A card no series claimed is cut from the box (see clean-html); an item of one is no introduction.
+    if (n.doomed) continue;
+    if (n.linky) return -1;
     if (n.plain >= PROSE_MIN && n.punct > 0 && n.hint >= 0) prose += n.plain;
     links += n.link;
   }

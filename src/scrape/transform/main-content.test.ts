@@ -1971,3 +1971,24 @@ describe("onlyMainContent: a landing page's introduction", () => {
     expect(transformPage(wrapped, opts(), MD).markdown!).toContain(lead);
   });
 });
+
+describe('onlyMainContent: item lines', () => {
+  it("keeps the short linked line under each item's title in a list (its author), not its button", () => {
+    const row = (n: number, title: string, author: string) => `<tr><td class="rank">${n}</td><td><a href="/book/${n}"><img src="/covers/${n}.jpg" alt=""></a></td>
+      <td><a class="bookTitle" href="/book/${n}">${title}</a><br><span class="by">by</span> <div class="author-wrap"><a href="/writer/${n}">${author}</a></div>
+      <div class="meta">4.${n} average rating from ${n}2,480 readers</div><div class="actions"><a class="btn" href="/shelf/${n}">Want to read</a></div></td></tr>`;
+    const rows = [
+      ['The Lighthouse Keeper', 'Maren Holt'],
+      ['A Winter in the Valley', 'Teodor Vance'],
+      ['Salt and Iron', 'Ines Calloway'],
+      ['The Paper Orchard', 'Bram Ostrander'],
+    ];
+    const html = `<body><main><h1>Readers' favourite novels</h1><p>The novels our readers rated highest this year, in order of their average rating.</p>
+      <table class="books">${rows.map(([t, a], i) => row(i + 1, t!, a!)).join('')}</table></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('[Maren Holt]');
+    expect(md).toContain('[Bram Ostrander]');
+    expect(md).toContain('The Paper Orchard');
+    expect(md).not.toContain('Want to read');
+  });
+});
