@@ -267,6 +267,10 @@ const CARD_TITLE_MIN_WORDS = 3;
  * rating's count) is at most this long; a longer one is a list of links of its own.
  */
 const ITEM_LINE_MAX = 50;
+/** ... unless it is a row of tags: at least this many links, this long on average, this long in all. */
+const TAG_LIST_MIN = 3;
+const TAG_MAX = 20;
+const TAG_LIST_MAX = 300;
 /**
  * ... and one whose link opens with a verb is the item's button ("Add to cart", "Apply now",
  * "Get started", "View map"), not one of its facts.
@@ -402,6 +406,8 @@ class Frame {
   /** The block the picture right before it sits in (see isWrappedCaption). */
   imageBlock = -1;
   startEm = 0;
+  /** Links opened before it (see isTagList). */
+  startLinks = 0;
   /** The markdown writer's state when this element opened, to restore if it is removed. */
   readonly md: MdMark = {
     sep: 0,
@@ -544,6 +550,8 @@ export class ContentFilter {
   private linkHref: string | undefined;
   /** The last link opened is styled or marked as a button (see isItemLine). */
   private linkButton = false;
+  /** Links opened so far, to count a block's links (see isTagList). */
+  private linksOpened = 0;
   private pictureHref: string | undefined;
   /** Open em and i elements, and the text kept inside them (see isItalicCaption). */
   private inEm = 0;
@@ -751,6 +759,7 @@ export class ContentFilter {
     frame.startDoomedLink = this.doomedLink;
     frame.startNode = this.nodes.length;
     frame.startEm = this.emText;
+    frame.startLinks = this.linksOpened;
     if (this.onlyMain && (name === 'div' || name === 'figure')) {
       const cls = attrs.get('class');
       frame.imageWrap = cls !== undefined && IMAGE_WRAP.test(cls);
@@ -779,6 +788,7 @@ export class ContentFilter {
       frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
       frame.startImages = this.images;
       this.linkHref = attrs.get('href');
+      this.linksOpened++;
       const linkClass = attrs.get('class');
       this.linkButton = attrs.get('role') === 'button' || (linkClass !== undefined && (linkClass.includes('btn') || linkClass.includes('button')));
     }
@@ -1419,15 +1429,23 @@ export class ContentFilter {
    * book's title, a post's date and tags under its title, "4.7 out of 5 stars 58,483") is a fact
    * of the item it sits in, when it is one of a series' items. A line that opens its parent is
    * the item's kicker (a category or section name above the title, which listings link to their
-   * archive), and a button is the item's action: both go, as before.
+   * archive), and a button is the item's action: both go, as before. So does a widget's row of
+   * links to the page itself ("1 of 5 stars" to "#"), a control.
    */
   private isItemLine(frame: Frame, text: number, parent: number): boolean {
-    if (text > ITEM_LINE_MAX || this.linkButton || ITEM_ACTION.test(this.linkWords)) return false;
+    if (text > ITEM_LINE_MAX && !this.isTagList(frame, text)) return false;
+    if (this.linkButton || (this.linkHref !== undefined && this.linkHref.startsWith('#')) || ITEM_ACTION.test(this.linkWords)) return false;
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;
       if (f.node === parent) return f.startText < frame.startText;
     }
     return false;
+  }
+
+  /** A row of short links, a few words each (a game's tags, a recipe's categories): longer than an item's line, no longer than a tag list. */
+  private isTagList(frame: Frame, text: number): boolean {
+    const count = this.linksOpened - frame.startLinks;
+    return count >= TAG_LIST_MIN && text <= TAG_LIST_MAX && text <= TAG_MAX * count;
   }
 
   /**

@@ -1991,4 +1991,21 @@ describe('onlyMainContent: item lines', () => {
     expect(md).toContain('The Paper Orchard');
     expect(md).not.toContain('Want to read');
   });
+
+  it("keeps the row of tags under each item's title in a grid, not a rating widget's links to the page itself", () => {
+    const card = (n: number, title: string, tags: string[]) => `<div class="game-card"><a href="/game/${n}"><img src="/shots/${n}.jpg" alt=""></a>
+      <div class="body"><a class="title" href="/game/${n}">${title}</a><div class="tags">${tags.map((t) => `<a href="/tag/${t}">${t}</a>`).join('')}</div>
+      <div class="stars">${[1, 2, 3, 4, 5].map((k) => `<a href="#">${k} of 5 stars</a>`).join('')}</div><div class="price">$${n}9.99</div></div></div>`;
+    const games = [
+      ['Harbour Lights', ['Puzzle', 'Relaxing', 'Story Rich', 'Singleplayer', 'Atmospheric', 'Casual', 'Indie', 'Exploration']],
+      ['Iron Valley Rally', ['Racing', 'Driving', 'Multiplayer', 'Arcade', 'Split Screen', 'Sports', 'Offroad', 'Physics']],
+      ['Crown of Embers', ['Strategy', 'Medieval', 'City Builder', 'Base Building', 'Management', 'Simulation', 'Fantasy', 'Economy']],
+      ['Deep Signal', ['Horror', 'Survival', 'Underwater', 'First-Person', 'Psychological', 'Dark', 'Sci-fi', 'Mystery']],
+    ] as const;
+    const html = `<body><main><h1>Top sellers</h1><div class="results">${games.map(([t, g], i) => card(i + 1, t, [...g])).join('')}</div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('[City Builder]');
+    expect(md).toContain('[Underwater]');
+    expect(md).not.toContain('of 5 stars');
+  });
 });
