@@ -81,6 +81,12 @@ export interface ContentResult {
  * however the template names them ("comment"), not readers' comments under an article.
  */
 const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
+/**
+ * The types of a story (schema.org's Article and its news, blog and report kinds): a page that
+ * declares one in its microdata or JSON-LD, or as its og:type, is an article however its markup
+ * is laid out (see selectContent's landing pages).
+ */
+const STORY_TYPE = /\b(?:News|Tech|Scholarly|Analysis|Opinion|Reportage)?Article\b|BlogPosting/;
 
 /** Blocks that may be dropped for being mostly links (see pruneLinkBlock). */
 const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'menu']);
@@ -492,6 +498,8 @@ export class ContentFilter {
   /** Inside a JSON-LD <script>, and whether the page declared itself a discussion (see DISCUSSION_TYPE). */
   private inJsonLd = false;
   private discussion = false;
+  /** Whether the page declared itself a story (see STORY_TYPE). */
+  private story = false;
   /** The text of the <style> being read, and the classes the page's style sheets hide at a desktop's width (see MEDIA_HIDE). */
   private styleText: string | undefined = undefined;
   private desktopHidden: Set<string> | undefined = undefined;
@@ -602,9 +610,12 @@ export class ContentFilter {
       if (name === 'script' && this.onlyMain && attrs.get('type') === 'application/ld+json') this.inJsonLd = true;
     }
     if (name === 'style' && this.onlyMain && !this.lenient) this.styleText = '';
-    if (this.onlyMain && !this.discussion && attrs.size !== 0) {
+    if (this.onlyMain && (!this.discussion || !this.story) && attrs.size !== 0) {
       const t = attrs.get('itemtype');
-      if (t !== undefined && DISCUSSION_TYPE.test(t)) this.discussion = true;
+      if (t !== undefined) {
+        if (DISCUSSION_TYPE.test(t)) this.discussion = true;
+        if (STORY_TYPE.test(t)) this.story = true;
+      } else if (name === 'meta' && attrs.get('property') === 'og:type' && attrs.get('content') === 'article') this.story = true;
     }
     // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
     if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
@@ -863,6 +874,7 @@ export class ContentFilter {
 
   text(data: string): void {
     if (this.inJsonLd && !this.discussion && DISCUSSION_TYPE.test(data)) this.discussion = true;
+    if (this.inJsonLd && !this.story && STORY_TYPE.test(data)) this.story = true;
     if (this.styleText !== undefined && this.styleText.length < STYLE_MAX) this.styleText += data;
     // CSS-in-JS libraries put <style> inside the very heading being read; its rules are no title.
     if (!this.inStyleOrScript) {
@@ -1080,7 +1092,7 @@ export class ContentFilter {
         from = chosen.startNode;
         to = chosen.endNode;
       }
-      let picked = selectContent(this.nodes, from, to, this.discussion);
+      let picked = selectContent(this.nodes, from, to, this.discussion, this.story);
       // A pick that leaves (nearly) nothing of a page the rules left text on anchored on a stray
       // sentence (a comment policy under an unpunctuated table or list): what the rules kept is
       // the content, rather than the page without them.

@@ -184,6 +184,8 @@ const BOX_LINK_SHARE = 0.3;
 const INTRO_SERIES_SHARE = 0.5;
 const INTRO_MAX_TEXT = 2000;
 const INTRO_LINK_SHARE = 0.3;
+/** ... and, beside a body of prose, at least this share of the content's text (see pick). */
+const INTRO_BODY_SHARE = 0.04;
 
 /**
  * Whether a block outside `nodes[from..to)` (a <main>'s nodes) holds more prose in paragraphs of
@@ -211,9 +213,10 @@ export function bodyOutside(nodes: readonly BlockNode[], from: number, to: numbe
 /**
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
  * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
- * `discussion`: the page declares itself a forum thread or a Q&A (see useHints below).
+ * `discussion`: the page declares itself a forum thread or a Q&A (see useHints below); `story`:
+ * an article (see clean-html's STORY_TYPE).
  */
-export function selectContent(nodes: readonly BlockNode[], from: number, to: number, discussion = false): Selection | undefined {
+export function selectContent(nodes: readonly BlockNode[], from: number, to: number, discussion = false, story = false): Selection | undefined {
   const count = to - from;
   if (count <= 0) return undefined;
   // Where most prose sits in comment-like blocks (a forum thread), those blocks are the content.
@@ -313,8 +316,10 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   }
   // A page without a body of prose and without an <article> (a service's or a course's landing
   // page, a collection's) opens with its title and introduction in a block of their own (a hero);
-  // on a story, that block is the headline's standfirst and byline, which are not its text.
-  const landing = bodiless && articles === 0;
+  // on a story, that block is the headline's standfirst and byline, which are not its text. A page
+  // with a body of prose is a landing page too where nothing says it is a story: no <article>,
+  // no Article type, no og:type article (a calculator's page, a category's guide; see pick).
+  const landing = articles === 0 && (bodiless || !story);
   return inCatalogue(pick(nodes, from, to, childProse, useHints, useItems, bodiless, shop, landing), catalogue);
 }
 
@@ -525,7 +530,10 @@ function pick(
   for (let i = best; i < best + size[best]!; i++) if (gone[i] === 0 && nodes[from + i]!.items > series) series = nodes[from + i]!.items;
   const isSeries = series >= INTRO_SERIES_SHARE * text[best]!;
   if (isSeries || landing) {
-    const r = introduction(nodes, from, best, size, text, gone, !isSeries);
+    let r = introduction(nodes, from, best, size, text, gone, !isSeries);
+    // Beside a body of prose, a lead a sliver of the length of what it introduces is a long
+    // story's standfirst, though nothing marks the page as a story.
+    if (r >= 0 && !isSeries && !bodiless && text[r]! < INTRO_BODY_SHARE * text[best]!) r = -1;
     if (r >= 0 && !roots.includes(r)) {
       roots.push(r);
       roots.sort((x, y) => x - y);

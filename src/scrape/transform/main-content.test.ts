@@ -1970,6 +1970,26 @@ describe("onlyMainContent: a landing page's introduction", () => {
     expect(wrapped).toContain('title-wrap');
     expect(transformPage(wrapped, opts(), MD).markdown!).toContain(lead);
   });
+
+  it('keeps the hero of a page with a body of prose that nothing marks as a story, not where its og:type says article', () => {
+    const intro = 'Work out what your loan will cost each month, and how much interest you pay over its whole term.';
+    const method = (count: number) =>
+      Array.from({ length: count }, (_, i) => i + 1)
+        .map((n) => `<p>Step ${n} of the method: enter the amount you borrow, the yearly rate and the term in years, and the table below shows each payment, the part of it that is interest and the balance left after it.</p>`)
+        .join('');
+    const calculator = (head: string, steps = method(5)) =>
+      `<html><head>${head}</head><body><div class="hero"><h1>Loan calculator</h1><p>${intro}</p></div><div class="layout"><div class="guide">${steps}</div><div class="areas">${areas}</div></div></body></html>`;
+    const md = transformPage(calculator(''), opts(), MD).markdown!;
+    expect(md).toContain(intro);
+    expect(md).toContain('Step 5 of the method');
+    const story = transformPage(calculator('<meta property="og:type" content="article">'), opts(), MD).markdown!;
+    expect(story).toContain('Step 5 of the method');
+    expect(story).not.toContain(intro);
+    // A lead that is a sliver of a long text is that text's standfirst.
+    const long = transformPage(calculator('', method(40)), opts(), MD).markdown!;
+    expect(long).toContain('Step 40 of the method');
+    expect(long).not.toContain(intro);
+  });
 });
 
 describe('onlyMainContent: item lines', () => {
