@@ -1100,18 +1100,16 @@ const REPEAT_LIST_WINDOW = 200;
 
 export function withoutRepeatedLists(md: string): string {
   const lines = md.split('\n');
-  // Lists as runs of item lines (blank lines between them allowed): first line, last line, key.
-  const lists: Array<{ start: number; end: number; items: number; key: string }> = [];
+  // Lists as runs of item lines (blank lines between them allowed): first line, last line.
+  const lists: Array<{ start: number; end: number }> = [];
   let fence = false;
   let start = -1;
   let end = -1;
   let items = 0;
-  let key = '';
   const close = (): void => {
-    if (start >= 0 && items >= REPEAT_LIST_ITEMS) lists.push({ start, end, items, key });
+    if (start >= 0 && items >= REPEAT_LIST_ITEMS) lists.push({ start, end });
     start = -1;
     items = 0;
-    key = '';
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -1121,25 +1119,34 @@ export function withoutRepeatedLists(md: string): string {
       continue;
     }
     if (fence) continue;
-    const t = line.trim();
-    if (t === '') continue;
-    if (!isListItemLine(t)) {
+    // Most lines are neither blank nor list items: told by their first mark, before any trimming.
+    let a = 0;
+    while (a < line.length && isSpace(line.charCodeAt(a))) a++;
+    if (a === line.length) continue;
+    const c = line.charCodeAt(a);
+    if (c > 127 && line.trim() === '') continue;
+    if (!(c === 45 || c === 42 || c === 43 || (c >= 48 && c <= 57)) || !isListItemLine(line.trim())) {
       close();
       continue;
     }
     if (start < 0) start = i;
     end = i;
     items++;
-    key += t + '\n';
   }
   close();
   if (lists.length < 2) return md;
   const seen = new Map<string, number>();
   const drop: Array<[number, number]> = [];
   for (const l of lists) {
-    const at = seen.get(l.key);
+    // A list's key: its item lines, trimmed (the blank lines between them are not part of it).
+    let key = '';
+    for (let i = l.start; i <= l.end; i++) {
+      const t = lines[i]!.trim();
+      if (t !== '') key += t + '\n';
+    }
+    const at = seen.get(key);
     if (at !== undefined && l.start - at <= REPEAT_LIST_WINDOW) drop.push([l.start, l.end]);
-    else seen.set(l.key, l.end);
+    else seen.set(key, l.end);
   }
   if (drop.length === 0) return md;
   const out: string[] = [];
