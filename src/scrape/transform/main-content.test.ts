@@ -1903,28 +1903,28 @@ describe('onlyMainContent: inline captions', () => {
     expect(md).toContain('The board 6 approved');
   });
 
-  it("keeps a shop card's title with the rest of its card where the grid is kept for its text", () => {
+  /** A shop's grid of four lamp tiles under the page's title; the third tile alone holds a sentence. */
+  const lampGrid = (note: string) => {
     const tile = (n: number, name: string) => `<div class="col-4"><div class="product-tile">
       <div class="image-container"><a href="/p/${n}"><img src="/${n}.jpg" alt=""></a></div>
-      <div class="tile-body"><div class="pdp-link"><a href="/p/${n}">${name}</a></div><div class="price">$${n}4.95</div>${n === 3 ? '<p class="note">Price reduced from $39.95 to $34.95 while stocks last, and delivery is free on every order placed this week or next week.</p>' : ''}</div></div></div>`;
+      <div class="tile-body"><div class="pdp-link"><a href="/p/${n}">${name}</a></div><div class="price">$${n}4.95</div>${n === 3 ? `<p class="note">${note}</p>` : ''}</div></div></div>`;
     const names = ['Harbour Five LED Lamp', 'Summit Vent Lamp Pro', 'Ridge Trail Vent Lamp', 'Meadow Street Vent Lamp'];
-    const html = `<body><div class="page"><h1>Lamps</h1><div class="grid">${names.map((n, i) => tile(i + 1, n)).join('')}</div></div></body>`;
-    const md = transformPage(html, opts(), MD).markdown!;
+    return `<body><div class="page"><h1>Lamps</h1><div class="grid">${names.map((n, i) => tile(i + 1, n)).join('')}</div></div></body>`;
+  };
+
+  it("keeps a shop card's title with the rest of its card where the grid is kept for its text", () => {
+    const md = transformPage(lampGrid('Price reduced from $39.95 to $34.95 while stocks last, and delivery is free on every order placed this week or next week.'), opts(), MD).markdown!;
     expect(md).toContain('Price reduced from $39.95');
     expect(md).toContain('[Ridge Trail Vent Lamp]');
   });
 
   it("keeps every item of a shop's grid that is the content, not only the one card that has a sentence", () => {
-    const tile = (n: number, name: string) => `<div class="col-4"><div class="product-tile">
-      <div class="image-container"><a href="/p/${n}"><img src="/${n}.jpg" alt=""></a></div>
-      <div class="tile-body"><div class="pdp-link"><a href="/p/${n}">${name}</a></div><div class="price">$${n}4.95</div>${n === 3 ? '<p class="note">Price reduced from $39.95 to $34.95 while stocks last.</p>' : ''}</div></div></div>`;
-    const names = ['Harbour Five LED Lamp', 'Summit Vent Lamp Pro', 'Ridge Trail Vent Lamp', 'Meadow Street Vent Lamp'];
-    const html = `<body><div class="page"><h1>Lamps</h1><div class="grid">${names.map((n, i) => tile(i + 1, n)).join('')}</div></div></body>`;
-    const md = transformPage(html, opts(), MD).markdown!;
+    const md = transformPage(lampGrid('Price reduced from $39.95 to $34.95 while stocks last.'), opts(), MD).markdown!;
     expect(md).toContain('Price reduced from $39.95');
     expect(md).toContain('Harbour Five LED Lamp');
     expect(md).toContain('Meadow Street Vent Lamp');
   });
+
   it("keeps a thread's replies under a long opening post, and leaves a widget's teasers under a story out", () => {
     const para = (n: number) => `<p>Step ${n} of the guide: check the card's power connectors and the case's clearance before you buy one.</p>`;
     const post = (n: number, body: string) => `<li class="message"><div class="message-inner"><div class="message-user">member${n}</div>
