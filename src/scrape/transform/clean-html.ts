@@ -317,6 +317,11 @@ function isCarouselSlide(attrs: AttrSource): boolean {
   return cls !== undefined && SLIDE_CLASS.test(cls) && !CLONED_SLIDE.test(cls);
 }
 
+/** Whether a boilerplate reason is that the element is hidden (an attribute, ARIA or a style), not what it is. */
+function isHiddenReason(why: string | undefined): boolean {
+  return why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style';
+}
+
 function isHeadingTag(name: string): boolean {
   return name === 'h1' || HEADINGS.has(name);
 }
@@ -674,13 +679,13 @@ export class ContentFilter {
         if (controls !== undefined && attrs.get('aria-expanded') !== undefined) for (const id of controls.split(' ')) if (id !== '') this.disclosed.add(id);
       }
       let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0, this.articles > 0);
-      if ((why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style') && this.disclosed.size > 0) {
+      if (isHiddenReason(why) && this.disclosed.size > 0) {
         const id = attrs.get('id');
         if (id !== undefined && this.disclosed.has(id)) why = undefined;
       }
       // A hidden block right after a subheading is the section that heading opens when clicked (an
       // FAQ's answer under its question, a collapsible section under its title), whatever its class.
-      if (afterHeading && (why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style') && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
+      if (afterHeading && isHiddenReason(why) && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
       if (why === undefined && this.desktopHidden !== undefined && this.hiddenOnDesktop(attrs)) why = 'desktop-hidden';
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
@@ -1475,10 +1480,7 @@ export class ContentFilter {
    * link that is all price, "$899 at the store", is a buying button.)
    */
   private showsPrice(frame: Frame, text: number): boolean {
-    if (text > SHOWN_PRICE_MAX_TEXT) return false;
-    let s = '';
-    for (let i = frame.startChunk; i < this.out.length; i++) s += this.out[i];
-    return SHOWN_PRICE.test(s);
+    return text <= SHOWN_PRICE_MAX_TEXT && this.chunksShowPrice(frame.startChunk, this.out.length);
   }
 
   /**

@@ -1147,28 +1147,27 @@ describe('content scoring', () => {
     expect(md).toContain(prose(2));
   });
 
+  /** The slides' pictures are written without their alt text; the page's own text and pictures stay. */
+  const expectSlidesWithoutAlt = (html: string, secondPhoto: string, alts: string[], kept: string) => {
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(`](https://news.example.com/photos/${secondPhoto})`);
+    for (const alt of alts) expect(md).not.toContain(alt);
+    expect(md).toContain(kept);
+    expect(md).toContain(prose(1));
+  };
+
   it("writes a gallery's slides without their alt text: a list of pictures alone, not the page's text", () => {
     const slide = (n: number, alt: string) => `<li class="slide"><img src="/photos/mug-${n}.jpg" alt="${alt}"></li>`;
     const html = `<body><main><h1>Enamel camp mug</h1><ul class="media">${slide(1, 'Blue enamel mug on a rock by a lake')}${slide(2, 'Mug held in two hands beside a tent')}</ul>
       <p>${prose(1)}</p><ul><li><img src="/icons/steel.svg" alt=""> Steel body, dishwasher safe</li></ul></main></body>`;
-    const md = transformPage(html, opts(), MD).markdown!;
-    expect(md).toContain('](https://news.example.com/photos/mug-2.jpg)');
-    expect(md).not.toContain('by a lake');
-    expect(md).not.toContain('beside a tent');
-    expect(md).toContain('Steel body, dishwasher safe');
-    expect(md).toContain(prose(1));
+    expectSlidesWithoutAlt(html, 'mug-2.jpg', ['by a lake', 'beside a tent'], 'Steel body, dishwasher safe');
   });
 
   it("writes a slider's slides built from blocks without their alt text, as a gallery's list items", () => {
     const slide = (n: number, alt: string) => `<div class="swiper-slide"><a href="/photos/lamp-${n}-large.jpg"><img src="/photos/lamp-${n}.jpg" alt="${alt}"></a></div>`;
     const html = `<body><main><h1>Brass desk lamp</h1><div class="swiper">${slide(1, 'Lamp lit on an oak desk at night')}${slide(2, 'Close view of the brass hinge')}</div>
       <p>${prose(1)}</p><div><img src="/photos/lamp-plan.jpg" alt="Drawing of the lamp with its measurements"></div></main></body>`;
-    const md = transformPage(html, opts(), MD).markdown!;
-    expect(md).toContain('](https://news.example.com/photos/lamp-2.jpg)');
-    expect(md).not.toContain('oak desk');
-    expect(md).not.toContain('brass hinge');
-    expect(md).toContain('Drawing of the lamp with its measurements');
-    expect(md).toContain(prose(1));
+    expectSlidesWithoutAlt(html, 'lamp-2.jpg', ['oak desk', 'brass hinge'], 'Drawing of the lamp with its measurements');
   });
 
   it('keeps the page title free of the CSS-in-JS rules a styled heading carries', () => {
