@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Dialect } from '../store/db.js';
 import { affected, prepared } from '../store/prepared.js';
 import type { Database } from '../store/schema.js';
+import { SharedTransactions } from '../store/shared-transactions.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 
 export type JobKind = 'crawl' | 'batch';
@@ -68,12 +69,15 @@ export type Trx = Transaction<Database>;
 export class CrawlRepository {
   /** What every page of a job runs, compiled once. */
   private readonly q: ReturnType<typeof pageQueries>;
+  /** Pages that finish together commit together. */
+  private readonly pageWrites: SharedTransactions;
 
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
   ) {
     this.q = pageQueries(db, dialect);
+    this.pageWrites = new SharedTransactions(db);
   }
 
   async create(rec: {
@@ -189,7 +193,8 @@ export class CrawlRepository {
   }
 
   /**
-   * Records a page's outcome and the links it led to, in one transaction, and lets the caller
+   * Records a page's outcome and the links it led to, in one transaction (which pages finishing
+   * at the same moment share, each in a savepoint of its own), and lets the caller
    * record its webhook event in the same transaction. When that page was the last one pending,
    * the job ends in the same transaction too (`onFinish` runs there, once). Returns undefined
    * when the page was already finished (a repeated run) or the job is no longer running.
@@ -201,7 +206,7 @@ export class CrawlRepository {
     links: { discovered: readonly FrontierEntry[]; blocked: readonly FrontierEntry[] },
     hooks: { onPage?: (trx: Trx) => Promise<void>; onFinish?: (trx: Trx, status: JobStatus) => Promise<void> } = {},
   ): Promise<{ admitted: FrontierEntry[]; finished?: JobStatus } | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.pageWrites.run(async (trx) => {
       const crawl = await this.lockCrawl(trx, crawlId);
       if (!crawl || crawl.status !== 'scraping') return undefined;
       const now = Date.now();
