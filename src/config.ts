@@ -67,6 +67,8 @@ const envSchema = z.object({
   JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** How long crawl and batch results stay readable, in hours. */
   JOB_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
+  /** How long a cached page may serve `maxAge` requests, in hours; older entries are deleted. */
+  CACHE_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(7 * 24),
   /** SMTP server for monitor email, e.g. `smtp://user:pass@mail.example.com:587` (smtps:// for TLS). */
   SMTP_URL: z.string().url().optional(),
   /** Sender address of monitor email. */
@@ -105,6 +107,7 @@ export interface Config {
   workerConcurrency: number;
   hostConcurrency: number;
   jobTtlMs: number;
+  cacheTtlMs: number;
   jobLeaseMs: number;
   transformThreads: number;
   smtpUrl: string | undefined;
@@ -177,6 +180,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerConcurrency: e.WORKER_CONCURRENCY,
     hostConcurrency: e.HOST_CONCURRENCY,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
+    cacheTtlMs: Math.round(e.CACHE_TTL_HOURS * 3600 * 1000),
     jobLeaseMs: e.JOB_LEASE_MS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,

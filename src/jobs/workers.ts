@@ -36,6 +36,7 @@ async function housekeeping(rt: Runtime): Promise<void> {
   await rt.crawlRepo.purgeExpired();
   // A single scrape's record (GET /v2/scrape/{id}) is kept as long as a job's documents.
   await rt.documents.purgeScrapes(Date.now() - rt.config.jobTtlMs);
+  await rt.documents.purgeCache(Date.now() - rt.config.cacheTtlMs);
   await rt.monitors.housekeeping();
 }
 

@@ -46,6 +46,21 @@ export class DocumentRepository<D = unknown> {
     return Number(res.numDeletedRows);
   }
 
+  /** Deletes cache entries stored before `before`, oldest first, at most `max` per call. */
+  async purgeCache(before: number, max = 1000): Promise<number> {
+    const res = await this.db
+      .deleteFrom('scrape_cache')
+      .where((eb) =>
+        eb(
+          eb.refTuple('team_id', 'cache_key'),
+          'in',
+          eb.selectFrom('scrape_cache').select(['team_id', 'cache_key']).where('stored_at', '<', before).orderBy('stored_at').limit(max).$asTuple('team_id', 'cache_key'),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
   async getScrape(id: string, teamId: string): Promise<D | undefined> {
     const row =
       (await this.db.selectFrom('scrapes').select('document').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst()) ??

@@ -301,6 +301,12 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('crawl_results_scrape').on('crawl_results').column('scrape_id').execute();
     },
   },
+  '0008_scrape_cache_age': {
+    // Housekeeping deletes cache entries by age.
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('scrape_cache_stored_at').on('scrape_cache').column('stored_at').execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = {

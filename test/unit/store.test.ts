@@ -98,6 +98,18 @@ describe.each(backends)('store on $name', ({ databaseUrl }) => {
     expect(await docs.getScrape(recent, 'team-a')).toEqual({ markdown: 'new' });
   });
 
+  it('purges cache entries stored before the cut-off and keeps newer or refreshed ones', async () => {
+    const docs = new DocumentRepository<{ markdown: string }>(store.db);
+    await docs.putCached('team-a', 'k-old', 'http://x/old', { markdown: 'old' }, 1_000);
+    await docs.putCached('team-b', 'k-old', 'http://x/old', { markdown: 'old, other team' }, 1_500);
+    await docs.putCached('team-a', 'k-new', 'http://x/new', { markdown: 'new' }, 5_000);
+    expect(await docs.purgeCache(2_000)).toBe(2);
+    expect(await docs.getCached('team-a', 'k-old')).toBeUndefined();
+    expect(await docs.getCached('team-b', 'k-old')).toBeUndefined();
+    expect(await docs.getCached('team-a', 'k-new')).toEqual({ document: { markdown: 'new' }, storedAt: 5_000 });
+    expect(await docs.purgeCache(2_000)).toBe(0);
+  });
+
   it('stores blobs behind signed, expiring links and purges expired ones', async () => {
     const blobs = new BlobStore(store.db, dataDir, 60);
     const ref = await blobs.put('team-a', Buffer.from('png-bytes'), 'image/png');
