@@ -125,8 +125,24 @@ class TagAttrs implements AttrView {
   size = 0;
   /** Per attribute: name start, name end, value start (-1: no value), value end. */
   readonly offsets = new Int32Array(MAX_ATTRS * 4);
+  /**
+   * The tag's class, once asked for (null: not yet): the content pass asks for it five times or
+   * so per element, and each lookup would otherwise scan the attributes and copy the value again.
+   */
+  private cls: string | undefined | null = null;
+
+  /** Starts a new tag. */
+  clear(): void {
+    this.size = 0;
+    this.cls = null;
+  }
 
   get(name: string): string | undefined {
+    if (name === 'class') return this.cls !== null ? this.cls : (this.cls = this.find(name));
+    return this.find(name);
+  }
+
+  private find(name: string): string | undefined {
     const o = this.offsets;
     const len = name.length;
     for (let i = 0, k = 0; i < this.size; i++, k += 4) {
@@ -255,7 +271,7 @@ export function streamHtml(source: string, handler: StreamHandler, opts: StreamO
     const name = tagName;
     if (foreign === 0) impliedCloses(name);
     handler.open(name, attrs, tagStart);
-    attrs.size = 0;
+    attrs.clear();
     if (VOID_ELEMENTS.has(name) || (selfClosing && (xhtml || foreign > 0))) {
       handler.close(name);
       return;
@@ -276,7 +292,7 @@ export function streamHtml(source: string, handler: StreamHandler, opts: StreamO
       onopentagname(start, end) {
         tagStart = start - 1;
         tagName = tagNameAt(html, start, end);
-        attrs.size = 0;
+        attrs.clear();
       },
       onattribname(start, end) {
         if (attrs.size >= MAX_ATTRS) return;
