@@ -123,13 +123,14 @@ const MAX_ATTRS = 128;
 class TagAttrs implements AttrView {
   source = '';
   size = 0;
-  /** Per attribute: name start, name end, value start (-1: no value), value end. */
-  readonly offsets = new Int32Array(MAX_ATTRS * 4);
   /**
    * The tag's class, once asked for (null: not yet): the content pass asks for it five times or
    * so per element, and each lookup would otherwise scan the attributes and copy the value again.
    */
   private cls: string | undefined | null = null;
+
+  /** Per attribute: name start, name end, value start (-1: no value), value end. */
+  constructor(readonly offsets: Int32Array) {}
 
   /** Starts a new tag. */
   clear(): void {
@@ -217,16 +218,33 @@ export function neutralizeMarkup(html: string): string {
   return neutralizeNoscriptFrames(neutralizeCdata(html));
 }
 
+/**
+ * The attribute offsets of the last document streamed, for the next one: an array this size is
+ * allocated outside the JS heap, which costs about a microsecond each time. A document streamed
+ * from inside another's handler gets one of its own.
+ */
+let spareOffsets: Int32Array | undefined;
+const NO_OFFSETS = new Int32Array(0);
+
 export function streamHtml(source: string, handler: StreamHandler, opts: StreamOptions = {}): void {
+  const offsets = spareOffsets ?? new Int32Array(MAX_ATTRS * 4);
+  spareOffsets = undefined;
+  try {
+    streamWith(offsets, source, handler, opts);
+  } finally {
+    spareOffsets = offsets;
+  }
+}
+
+function streamWith(offsets: Int32Array, source: string, handler: StreamHandler, opts: StreamOptions): void {
   const html = neutralizeMarkup(source);
   const stack: string[] = [];
   let foreign = 0;
   let tagName = '';
   let tagStart = 0;
-  const attrs = new TagAttrs();
+  const attrs = new TagAttrs(offsets);
   attrs.source = html;
-  const offsets = attrs.offsets;
-  const emptyAttrs = new TagAttrs();
+  const emptyAttrs = new TagAttrs(NO_OFFSETS);
   const xhtml = opts.selfClosing === true;
 
   const pop = (): void => {
