@@ -30,6 +30,9 @@ const NAMED_META: Readonly<Record<string, string>> = {
   'article:section': 'articleSection',
 };
 
+/** NAMED_META's pairs, listed once rather than on every page. */
+const NAMED_META_ENTRIES: ReadonlyArray<readonly [string, string]> = Object.entries(NAMED_META);
+
 // Keys that would reach Object.prototype machinery if assigned as plain properties.
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -147,7 +150,7 @@ export class MetadataCollector {
     const canonical = this.resolveRaw(this.canonicalRaw);
     if (canonical) md.canonical = canonical;
 
-    for (const [lower, field] of Object.entries(NAMED_META)) {
+    for (const [lower, field] of NAMED_META_ENTRIES) {
       const v = firstByLower.get(lower);
       if (v !== undefined) md[field] = v;
     }
