@@ -750,7 +750,8 @@ export class ContentFilter {
     if (name !== 'pre' && name !== 'code') {
       // Wrappers such as Sphinx's div.highlight-python3 name the language of the <pre> inside.
       const cls = attrs.get('class');
-      if (cls !== undefined && (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode'))) {
+      const facts = classFacts(cls);
+      if (facts & NAMES_CODE) {
         const l = codeLanguage(cls);
         if (l !== undefined) {
           frame.langSet = true;
@@ -759,7 +760,7 @@ export class ContentFilter {
         }
       }
       // A price tells a product's buy box from other blocks around a title (see content-score's pick).
-      if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(cls, attrs)) this.nodes[this.blockTop]!.priced = true;
+      if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(facts, attrs)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
       if (this.md !== undefined && bits & IS_UNWRAP && !this.isImageCaption(name, cls)) return;
     }
@@ -777,8 +778,7 @@ export class ContentFilter {
     frame.startEm = this.emText;
     frame.startLinks = this.linksOpened;
     if (this.onlyMain && (name === 'div' || name === 'figure')) {
-      const cls = attrs.get('class');
-      frame.imageWrap = cls !== undefined && IMAGE_WRAP.test(cls);
+      frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
     }
     if (name === 'em' || name === 'i') {
       frame.em = true;
@@ -848,7 +848,7 @@ export class ContentFilter {
         if (parent !== undefined) parent.last = frame.node;
         this.blockTop = frame.node;
         frame.caption = isCaptionName(attrs.get('class'));
-        if (name === 'li' || SLIDER_CLASS.test(attrs.get('class') ?? '')) {
+        if (name === 'li' || (classFacts(attrs.get('class')) & NAMES_SLIDER) !== 0) {
           frame.slide = true;
           frame.startImages = this.images;
         }
@@ -1757,7 +1757,7 @@ const CAPTION_NAME = /(?:^|[^a-z])(?:caption|credit)s?(?![a-z0-9]|[-_](?:x*[sml]
 const CAMEL_CAPTION = /[a-z](?:Caption|Credit)s?(?![a-z])/;
 
 function isCaptionName(cls: string | undefined): boolean {
-  return cls !== undefined && CAPTION_NAME.test(cls);
+  return (classFacts(cls) & NAMES_CAPTION) !== 0;
 }
 
 /** Marks where an element opened inside a heading being read. */
@@ -1795,8 +1795,8 @@ const SHOWN_PRICE_MAX_TEXT = 300;
  * Whether an element names a price: by class, or where shops' markup says so in other
  * attributes (schema.org's itemprop, a test hook, an id).
  */
-function namesPrice(cls: string | undefined, attrs: AttrView): boolean {
-  if (cls !== undefined && PRICE_HINT.test(cls)) return true;
+function namesPrice(classFacts: number, attrs: AttrView): boolean {
+  if (classFacts & NAMES_PRICE) return true;
   if (attrs.size === 0) return false;
   const prop = attrs.get('itemprop');
   if (prop !== undefined && PRICE_HINT.test(prop)) return true;
@@ -1815,6 +1815,33 @@ const ENTRY_INPUTS: ReadonlySet<string> = new Set(['', 'text', 'email', 'tel', '
 function isEntryField(attrs: AttrSource): boolean {
   const t = attrs.get('type');
   return t === undefined || ENTRY_INPUTS.has(t.trim().toLowerCase());
+}
+
+// What a class list names, as bits: pages repeat a few lists on hundreds of elements, which
+// would each be matched against these patterns again (cached per process, bounded).
+const NAMES_PRICE = 1;
+const NAMES_IMAGE_WRAP = 2;
+const NAMES_CAPTION = 4;
+const NAMES_SLIDER = 8;
+/** Words every code-language convention has in it (see codeLanguage). */
+const NAMES_CODE = 16;
+const classFactsCache = new Map<string, number>();
+const MAX_CLASS_FACTS = 4096;
+
+function classFacts(cls: string | undefined): number {
+  if (cls === undefined) return 0;
+  let facts = classFactsCache.get(cls);
+  if (facts === undefined) {
+    facts =
+      (PRICE_HINT.test(cls) ? NAMES_PRICE : 0) |
+      (IMAGE_WRAP.test(cls) ? NAMES_IMAGE_WRAP : 0) |
+      (CAPTION_NAME.test(cls) ? NAMES_CAPTION : 0) |
+      (SLIDER_CLASS.test(cls) ? NAMES_SLIDER : 0) |
+      (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode') ? NAMES_CODE : 0);
+    if (classFactsCache.size >= MAX_CLASS_FACTS) classFactsCache.clear();
+    classFactsCache.set(cls, facts);
+  }
+  return facts;
 }
 
 /** A block's shape for telling series of like items: its tag and first class word, digits dropped. */

@@ -91,7 +91,7 @@ const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend
 /** The hint a block passes to its subtree: its own when its class or id names one, else its parent's. */
 export function blockHint(attrs: { get(name: string): string | undefined; readonly size?: number }, parentHint: number): number {
   if (attrs.size === 0) return parentHint;
-  const own = Math.max(negativeName(attrs.get('class')), negativeId(attrs.get('id')));
+  const own = Math.max(negativeClass(attrs.get('class')), negativeId(attrs.get('id')));
   return own > 0 ? -own : parentHint;
 }
 
@@ -106,6 +106,21 @@ function negativeId(v: string | undefined): number {
   let words = 1;
   for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) === 45 || v.charCodeAt(i) === 95) words++;
   return words > SLUG_WORDS ? 0 : negativeName(v);
+}
+
+// A class list repeats on many of a page's blocks: its kind is kept (per process, bounded).
+const classKinds = new Map<string, number>();
+const MAX_CLASS_KINDS = 4096;
+
+function negativeClass(v: string | undefined): number {
+  if (v === undefined) return 0;
+  let kind = classKinds.get(v);
+  if (kind === undefined) {
+    kind = negativeName(v);
+    if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
+    classKinds.set(v, kind);
+  }
+  return kind;
 }
 
 /** 0: no negative word; 1: a teaser word; 2: a discussion word (see DISCUSSION). */

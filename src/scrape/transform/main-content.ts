@@ -252,8 +252,8 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
 
   const cls = attrs.get('class');
   const id = attrs.get('id');
-  if (cls !== undefined && MAYBE_FURNITURE.test(cls)) {
-    const why = furnitureName(cls, inContent, true);
+  if (cls !== undefined) {
+    const why = classFurniture(cls, inContent);
     if (why) return `class:${why}`;
   }
   if (id !== undefined && MAYBE_FURNITURE.test(id)) {
@@ -340,6 +340,22 @@ function isSearchForm(attrs: AttrSource): boolean {
 // bounded, keyed by value and context).
 const verdicts = new Map<string, string | null>();
 const MAX_VERDICTS = 4096;
+
+// A class list repeats on hundreds of a page's elements, so its verdict (in and out of content)
+// is kept whether MAYBE_FURNITURE passes it or not: one lookup instead of that pattern each time.
+const classVerdicts = [new Map<string, string | null>(), new Map<string, string | null>()] as const;
+
+/** Returns the furniture word found in a class list, if any. */
+function classFurniture(cls: string, inContent: boolean): string | undefined {
+  const cache = classVerdicts[inContent ? 1 : 0];
+  let why = cache.get(cls);
+  if (why === undefined) {
+    why = (MAYBE_FURNITURE.test(cls) ? findFurniture(cls, inContent, true) : undefined) ?? null;
+    if (cache.size >= MAX_VERDICTS) cache.clear();
+    cache.set(cls, why);
+  }
+  return why ?? undefined;
+}
 
 /** Returns the furniture word found in a class list or id, if any. */
 function furnitureName(value: string, inContent: boolean, isClassList: boolean): string | undefined {
