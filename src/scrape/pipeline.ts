@@ -189,14 +189,16 @@ export class Scraper {
     const deadline = Date.now() + o.timeout;
     const attempts = proxyAttempts(this.deps.proxies, o.proxy, o.location?.country);
     let last: { result: FetchResult; proxy: ProxyAttempt } | undefined;
-    for (const proxy of attempts) {
+    for (const [i, proxy] of attempts.entries()) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
       let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
       if (engine.name === 'http' && !o.fastMode && this.deps.browser && result.text !== undefined && isHtml(result) && needsJavaScript(result.text)) {
         result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
       }
       last = { result, proxy };
-      if (!looksBlocked(result.status, result.text)) break;
+      // The check reads the whole page, on the thread that runs every crawl: only worth it when
+      // a block would send the request out again.
+      if (i === attempts.length - 1 || !looksBlocked(result.status, result.text)) break;
     }
     return last!;
   }
