@@ -16,7 +16,7 @@ import { HostGate } from './politeness.js';
 import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
-import { urlKey } from './normalize.js';
+import { LinkFilter, type Link } from './link-filter.js';
 import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
 
 export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
@@ -29,13 +29,6 @@ export interface BatchPlan {
 }
 
 export type AnyPlan = CrawlPlan | BatchPlan;
-
-interface Link {
-  url: string;
-  depth: number;
-  /** The crawl's start URL: exempt from the scope rules. */
-  start?: boolean;
-}
 
 export interface RunnerDeps {
   repo: CrawlRepository;
@@ -169,7 +162,7 @@ export class CrawlRunner {
    * returns the admitted links, or undefined on a repeat.
    */
   private async recordPage(crawl: CrawlRecord<AnyPlan>, key: string, outcome: PageOutcome, doc: Document | undefined, links: Link[]): Promise<FrontierEntry[] | undefined> {
-    const { allowed, blocked } = crawl.kind === 'crawl' ? await this.filterLinks(crawl as CrawlRecord<CrawlPlan>, links) : { allowed: [], blocked: [] };
+    const { allowed, blocked } = crawl.kind === 'crawl' ? this.linkFilterFor(crawl as CrawlRecord<CrawlPlan>).filter(links) : { allowed: [], blocked: [] };
     const res = await this.deps.repo.finishPage(
       crawl.id,
       key,
@@ -189,39 +182,17 @@ export class CrawlRunner {
   }
 
   private async admitLinks(crawl: CrawlRecord<CrawlPlan>, links: Link[]): Promise<{ admitted: FrontierEntry[] }> {
-    const { allowed, blocked } = await this.filterLinks(crawl, links);
+    const { allowed, blocked } = this.linkFilterFor(crawl).filter(links);
     return { admitted: await this.deps.repo.admit(crawl.id, allowed, blocked) };
   }
 
-  /** Scope rules first (silently dropped), then robots.txt (recorded as blocked). */
-  private async filterLinks(
-    crawl: CrawlRecord<CrawlPlan>,
-    links: Link[],
-  ): Promise<{ allowed: FrontierEntry[]; blocked: FrontierEntry[] }> {
-    const plan = crawl.plan;
-    const scope = this.scopeFor(crawl);
-    const robots = this.robotsFor(crawl);
-    const allowed: FrontierEntry[] = [];
-    const blocked: FrontierEntry[] = [];
-    const seen = new Set<string>();
-    for (const l of links) {
-      if (!l.start && !scope.check(l.url, l.depth).ok) continue;
-      const key = urlKey(l.url, { ignoreQueryParameters: plan.ignoreQueryParameters });
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const entry = { urlKey: key, url: plan.ignoreQueryParameters ? stripQuery(l.url) : stripFragment(l.url), depth: l.depth };
-      if (robots && !robots.isAllowed(entry.url)) blocked.push(entry);
-      else allowed.push(entry);
-    }
-    return { allowed, blocked };
-  }
-
-  private scopes = new Map<string, CrawlScope>();
-  private scopeFor(crawl: CrawlRecord<CrawlPlan>): CrawlScope {
-    let s = this.scopes.get(crawl.id);
-    if (!s) {
+  /** Scope rules first (silently dropped), then robots.txt (recorded as blocked); one per job. */
+  private linkFilters = new Map<string, LinkFilter>();
+  private linkFilterFor(crawl: CrawlRecord<CrawlPlan>): LinkFilter {
+    let f = this.linkFilters.get(crawl.id);
+    if (!f) {
       const p = crawl.plan;
-      s = new CrawlScope(crawl.url, {
+      const scope = new CrawlScope(crawl.url, {
         includePaths: p.includePaths,
         excludePaths: p.excludePaths,
         regexOnFullURL: p.regexOnFullURL,
@@ -230,9 +201,10 @@ export class CrawlRunner {
         crawlEntireDomain: p.crawlEntireDomain,
         ...(p.maxDiscoveryDepth !== undefined ? { maxDiscoveryDepth: p.maxDiscoveryDepth } : {}),
       });
-      remember(this.scopes, crawl.id, s);
+      f = new LinkFilter(scope, this.robotsFor(crawl), p.ignoreQueryParameters);
+      remember(this.linkFilters, crawl.id, f);
     }
-    return s;
+    return f;
   }
 
   private robotsFor(crawl: CrawlRecord<CrawlPlan>): Robots | null {
@@ -273,7 +245,7 @@ export class CrawlRunner {
   private forget(crawlId: string): void {
     this.records.delete(crawlId);
     this.robotsCache.delete(crawlId);
-    this.scopes.delete(crawlId);
+    this.linkFilters.delete(crawlId);
   }
 
   /**
@@ -310,16 +282,4 @@ function safeHost(url: string): string {
   } catch {
     return '';
   }
-}
-
-function stripFragment(url: string): string {
-  const i = url.indexOf('#');
-  return i < 0 ? url : url.slice(0, i);
-}
-
-function stripQuery(url: string): string {
-  const u = new URL(url);
-  u.search = '';
-  u.hash = '';
-  return u.toString();
 }

@@ -103,6 +103,13 @@ export class CrawlScope {
   }
 
   check(url: string, depth: number): ScopeVerdict {
+    const verdict = this.checkUrl(url);
+    if (!verdict.ok) return verdict;
+    return this.withinDepth(depth) ? verdict : { ok: false, reason: 'depth' };
+  }
+
+  /** The verdict on everything but depth, which depends on the URL alone, so callers may keep it. */
+  checkUrl(url: string): ScopeVerdict {
     let u: URL;
     try {
       u = new URL(url);
@@ -130,7 +137,15 @@ export class CrawlScope {
       if (this.include.length > 0 && !this.include.some((r) => r.test(target))) return { ok: false, reason: 'not-included' };
     }
 
-    if (this.opts.maxDiscoveryDepth !== undefined && depth > this.opts.maxDiscoveryDepth) return { ok: false, reason: 'depth' };
     return { ok: true };
+  }
+
+  withinDepth(depth: number): boolean {
+    return this.opts.maxDiscoveryDepth === undefined || depth <= this.opts.maxDiscoveryDepth;
+  }
+
+  /** Whether a URL's fragment can change its verdict: only patterns tested on the whole URL see it. */
+  get readsFragment(): boolean {
+    return this.opts.regexOnFullURL === true && this.exclude.length + this.include.length > 0;
   }
 }
