@@ -7,8 +7,9 @@
  * lock on PostgreSQL), which is what makes the per-team cap hold across processes.
  */
 import { randomUUID } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import { pino, type Logger } from 'pino';
+import { prepared, type Runner } from '../store/prepared.js';
 import type { Database, QueueJobsTable } from '../store/schema.js';
 import { abortedForClose, resolveEnqueue, RunningSet, sleep, teamCap, Wakeup } from './common.js';
 import type { EnqueueItem, EnqueueOptions, JobHandler, JobQueue, ProcessOptions, QueueCounts, QueueFactory } from './queue.js';
@@ -82,6 +83,11 @@ const PURGE_EVERY_MS = 60_000;
 const MAX_BACKOFF_MS = 24 * 3600_000;
 /** How long a claim waits for more slots to free up while other jobs run (see gatherSlots). */
 const GATHER_MS = 10;
+/** Finished jobs deleted per statement. */
+const DELETE_CHUNK = 200;
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 class EmbeddedQueue<T> implements JobQueue<T> {
   private readonly wakeup = new Wakeup();
@@ -102,11 +108,14 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   private detached = false;
   private closing: Promise<void> | undefined;
   private lastPurge = 0;
+  private readonly q: ClaimQueries;
 
   constructor(
     readonly name: string,
     private readonly s: Settings,
-  ) {}
+  ) {
+    this.q = claimQueries(s.db, name);
+  }
 
   add(teamId: string, data: T, opts?: EnqueueOptions): Promise<void> {
     return this.addBulk([{ teamId, data, ...(opts ? { opts } : {}) }]);
@@ -248,18 +257,9 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       const picked = await this.pick(trx, now, limit, lapsedToo);
       if (picked.length === 0) return [];
       const token = `${this.workerId}.${++this.claims}`;
-      return trx
-        .updateTable('queue_jobs')
-        .set({
-          state: 'active',
-          worker: token,
-          lease_until: now + this.s.leaseMs,
-          stalls: sql<number>`case when state = 'active' then stalls + 1 else stalls end`,
-        })
-        .where('seq', 'in', picked)
-        .where((eb) => eb.or([eb('state', '=', 'waiting'), eb('lease_until', '<', now)]))
-        .returningAll()
-        .execute();
+      const values: Record<string, number | string> = { token, leaseUntil: now + this.s.leaseMs, now };
+      picked.forEach((seq, i) => (values[`seq${i}`] = seq));
+      return (await this.q.take(picked.length)(values, trx)).rows;
     });
   }
 
@@ -274,13 +274,13 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads and then writes
     // fails outright when another connection wrote in between.
     return this.s.db.connection().execute(async (conn) => {
-      await sql`begin immediate`.execute(conn);
+      await conn.executeQuery(BEGIN_IMMEDIATE);
       try {
         const result = await fn(conn);
-        await sql`commit`.execute(conn);
+        await conn.executeQuery(COMMIT);
         return result;
       } catch (err) {
-        await sql`rollback`.execute(conn).catch(() => undefined);
+        await conn.executeQuery(ROLLBACK).catch(() => undefined);
         throw err;
       }
     });
@@ -296,12 +296,14 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const done = this.finished;
     this.finished = [];
     try {
-      for (let i = 0; i < done.length; i += 200) {
-        const chunk = done.slice(i, i + 200);
-        await db
-          .deleteFrom('queue_jobs')
-          .where((eb) => eb.or(chunk.map((d) => eb.and([eb('seq', '=', d.seq), eb('worker', '=', d.token)]))))
-          .execute();
+      for (let i = 0; i < done.length; i += DELETE_CHUNK) {
+        const chunk = done.slice(i, i + DELETE_CHUNK);
+        const values: Record<string, number | string> = {};
+        chunk.forEach((d, j) => {
+          values[`seq${j}`] = d.seq;
+          values[`token${j}`] = d.token;
+        });
+        await this.q.deleteDone(chunk.length)(values, db);
       }
     } catch (err) {
       this.finished.push(...done);
@@ -326,16 +328,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const capOf = this.processOpts!.teamConcurrency;
     const running = new Map<string, number>();
     if (capOf) {
-      // Counted here, not with GROUP BY: grouping makes SQLite walk the (queue, team) index over
-      // the whole backlog, where the (queue, state) one finds the few active rows directly.
-      const rows = await trx
-        .selectFrom('queue_jobs')
-        .select('team_id')
-        .where('queue', '=', this.name)
-        .where('state', '=', 'active')
-        .where('lease_until', '>=', now)
-        .execute();
-      for (const r of rows) running.set(r.team_id, (running.get(r.team_id) ?? 0) + 1);
+      for (const r of (await this.q.runningTeams({ now }, trx)).rows) running.set(r.team_id, (running.get(r.team_id) ?? 0) + 1);
     }
     const full = new Set<string>();
     for (const [team, n] of running) if (n >= (teamCap(capOf, team) ?? Infinity)) full.add(team);
@@ -367,16 +360,16 @@ class EmbeddedQueue<T> implements JobQueue<T> {
    * 100,000 queued pages took over a tenth of a second per claim.
    */
   private async candidates(trx: Kysely<Database>, now: number, want: number, full: ReadonlySet<string>, picked: readonly number[], lapsedToo: boolean) {
-    const base = (state: 'waiting' | 'active') => {
-      let q = trx.selectFrom('queue_jobs').select(['seq', 'team_id', 'run_at']).where('queue', '=', this.name).where('state', '=', state);
-      if (full.size > 0) q = q.where('team_id', 'not in', [...full]);
-      if (picked.length > 0) q = q.where('seq', 'not in', [...picked]);
-      return q;
-    };
-    const due = await base('waiting').where('run_at', '<=', now).orderBy('run_at').orderBy('seq').limit(want).execute();
+    // Without teams or seqs to leave out, the query's shape is fixed, and it is the usual one.
+    const plain = full.size === 0 && picked.length === 0;
+    const find = async (state: 'waiting' | 'active') =>
+      plain
+        ? (await this.q.candidates[state]({ now, want }, trx)).rows
+        : await candidatesQuery(trx, this.name, state, [...full], picked, now, want).execute();
+    const due = await find('waiting');
     if (!lapsedToo) return due;
     // Active rows are few (at most every worker's concurrency), so filtering them costs little.
-    const lapsed = await base('active').where('lease_until', '<', now).orderBy('run_at').orderBy('seq').limit(want).execute();
+    const lapsed = await find('active');
     if (lapsed.length === 0) return due;
     return [...lapsed, ...due].sort((a, b) => Number(a.run_at) - Number(b.run_at) || Number(a.seq) - Number(b.seq)).slice(0, want);
   }
@@ -483,6 +476,95 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       .where('finished_at', '<', now - this.s.keepFailedMs)
       .execute();
   }
+}
+
+/**
+ * Up to `want` claimable rows of one state in due order: waiting rows whose time has come, or
+ * active rows whose lease lapsed.
+ */
+function candidatesQuery(
+  db: Kysely<Database>,
+  queue: string,
+  state: 'waiting' | 'active',
+  fullTeams: readonly string[],
+  picked: readonly number[],
+  now: number,
+  want: number,
+) {
+  let q = db.selectFrom('queue_jobs').select(['seq', 'team_id', 'run_at']).where('queue', '=', queue).where('state', '=', state);
+  if (fullTeams.length > 0) q = q.where('team_id', 'not in', fullTeams);
+  if (picked.length > 0) q = q.where('seq', 'not in', picked);
+  q = state === 'waiting' ? q.where('run_at', '<=', now) : q.where('lease_until', '<', now);
+  return q.orderBy('run_at').orderBy('seq').limit(want);
+}
+
+type Slots = Record<string, number | string>;
+
+interface ClaimQueries {
+  runningTeams: Runner<{ now: number }, { team_id: string }>;
+  candidates: Record<'waiting' | 'active', Runner<{ now: number; want: number }, Pick<Row, 'seq' | 'team_id' | 'run_at'>>>;
+  /** Takes the `seq0`.. rows for the claim `token`; one query per number of rows. */
+  take(n: number): Runner<Slots, Row>;
+  /** Deletes the `seq0`/`token0`.. rows; one query per number of rows. */
+  deleteDone(n: number): Runner<Slots, unknown>;
+}
+
+/**
+ * The statements a busy queue runs with every claim, compiled once (see store/prepared.ts):
+ * built afresh, they cost the claiming thread more than the database takes to run them.
+ */
+function claimQueries(db: Kysely<Database>, queue: string): ClaimQueries {
+  const seq = (v: Slots, i: number) => v[`seq${i}`] as number;
+  return {
+    // Counted here, not with GROUP BY: grouping makes SQLite walk the (queue, team) index over
+    // the whole backlog, where the (queue, state) one finds the few active rows directly.
+    runningTeams: prepared(db, (v: { now: number }) =>
+      db.selectFrom('queue_jobs').select('team_id').where('queue', '=', queue).where('state', '=', 'active').where('lease_until', '>=', v.now),
+    ),
+    candidates: {
+      waiting: prepared(db, (v: { now: number; want: number }) => candidatesQuery(db, queue, 'waiting', [], [], v.now, v.want)),
+      active: prepared(db, (v: { now: number; want: number }) => candidatesQuery(db, queue, 'active', [], [], v.now, v.want)),
+    },
+    take: bySize((n) =>
+      prepared(db, (v: Slots) =>
+        db
+          .updateTable('queue_jobs')
+          .set({
+            state: 'active',
+            worker: v['token'] as string,
+            lease_until: v['leaseUntil'] as number,
+            stalls: sql<number>`case when state = 'active' then stalls + 1 else stalls end`,
+          })
+          .where(
+            'seq',
+            'in',
+            Array.from({ length: n }, (_, i) => seq(v, i)),
+          )
+          .where((eb) => eb.or([eb('state', '=', 'waiting'), eb('lease_until', '<', v['now'] as number)]))
+          .returningAll(),
+      ),
+    ),
+    deleteDone: bySize((n) =>
+      prepared(db, (v: Slots) =>
+        db
+          .deleteFrom('queue_jobs')
+          .where((eb) => eb.or(Array.from({ length: n }, (_, i) => eb.and([eb('seq', '=', seq(v, i)), eb('worker', '=', v[`token${i}`] as string)])))),
+      ),
+    ),
+  };
+}
+
+/** One value of `make` per size, made on first use. */
+function bySize<R>(make: (n: number) => R): (n: number) => R {
+  const made = new Map<number, R>();
+  return (n) => {
+    let r = made.get(n);
+    if (!r) {
+      r = make(n);
+      made.set(n, r);
+    }
+    return r;
+  };
 }
 
 class LeaseLostError extends Error {
