@@ -285,7 +285,9 @@ export class Scraper {
     } else if (text !== undefined && isHtml(result)) {
       const { opts, wants } = pageTransform(o);
       const t = result.transformed ?? (await (this.deps.transformer ?? inlineTransformer).transform(text, { ...opts, baseUrl: result.url }, wants));
-      doc.metadata = { ...t.metadata, ...doc.metadata };
+      // Object.assign rather than spreads: V8 builds an object spread followed by more properties
+      // on a slow path, some microseconds a page on the thread that runs every crawl.
+      doc.metadata = Object.assign({}, t.metadata, doc.metadata);
       if (want.has('markdown')) doc.markdown = t.markdown ?? '';
       if (want.has('html')) doc.html = t.html ?? '';
       if (want.has('links')) doc.links = t.links ?? [];
@@ -322,7 +324,7 @@ export class Scraper {
   }
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean): Promise<Document> {
-    doc.metadata = { ...doc.metadata, scrapeId };
+    doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
     if (!fresh) doc.metadata.creditsUsed = 1;
     const tracking = o.formats.find((f) => f.type === 'changeTracking');
     if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
