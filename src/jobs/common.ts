@@ -99,6 +99,9 @@ async function settleWithin(promises: Promise<void>[], ms: number): Promise<void
 export class Wakeup {
   private pending = false;
   private resolve: (() => void) | undefined;
+  /** At most one timer, for the deadline of the current or the last `waitUntil`. */
+  private timer: NodeJS.Timeout | undefined;
+  private deadline = 0;
 
   wake(): void {
     this.pending = true;
@@ -106,18 +109,33 @@ export class Wakeup {
   }
 
   async wait(ms: number): Promise<void> {
+    await this.waitUntil(Date.now() + ms);
+    this.disarm();
+  }
+
+  /**
+   * Returns on `wake` or at `deadline` (a `Date.now()` time), whichever is first. The timer stays
+   * set after a wake, so a loop that waits for one deadline again after each wake sets it once.
+   */
+  async waitUntil(deadline: number): Promise<void> {
     if (!this.pending) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done(): void {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.resolve = done;
-      });
+      if (this.timer && this.deadline !== deadline) this.disarm();
+      if (!this.timer) {
+        this.deadline = deadline;
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.resolve?.();
+        }, deadline - Date.now());
+      }
+      await new Promise<void>((resolve) => (this.resolve = resolve));
       this.resolve = undefined;
     }
     this.pending = false;
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 

@@ -237,9 +237,8 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const want = Math.max(1, Math.floor(concurrency / 4));
     const until = Date.now() + GATHER_MS;
     while (!this.stopping && this.running.size > 0 && concurrency - this.running.size < want) {
-      const left = until - Date.now();
-      if (left <= 0) return;
-      await this.wakeup.wait(left);
+      if (until - Date.now() <= 0) return;
+      await this.wakeup.waitUntil(until);
     }
   }
 
