@@ -136,9 +136,7 @@ export class CrawlRunner {
     let doc: Document | undefined;
     let links: string[] = [];
     try {
-      const wantsLinks = plan.scrapeOptions.formats.some((f) => f.type === 'links');
-      const options: ScrapeOptions =
-        crawl.kind === 'crawl' && !wantsLinks ? { ...plan.scrapeOptions, formats: [...plan.scrapeOptions.formats, { type: 'links' }] } : plan.scrapeOptions;
+      const { options, wantsLinks } = pageOptions(crawl);
       const base = plan.filesBaseUrl ?? '';
       // The job keeps each page once, in its results, under the page's scrape id.
       doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
@@ -268,6 +266,23 @@ export class CrawlRunner {
       else await this.deps.queue.addBulk(pageTasks(crawl.teamId, id, pending));
     }
   }
+}
+
+const pageOptionsOf = new WeakMap<AnyPlan, { options: ScrapeOptions; wantsLinks: boolean }>();
+
+/**
+ * The scrape options of the job's pages: a crawl needs every page's links, asked for or not.
+ * One object per job, so what the pipeline works out from the options it works out once.
+ */
+function pageOptions(crawl: CrawlRecord<AnyPlan>): { options: ScrapeOptions; wantsLinks: boolean } {
+  let p = pageOptionsOf.get(crawl.plan);
+  if (!p) {
+    const o = crawl.plan.scrapeOptions;
+    const wantsLinks = o.formats.some((f) => f.type === 'links');
+    p = { options: crawl.kind === 'crawl' && !wantsLinks ? { ...o, formats: [...o.formats, { type: 'links' }] } : o, wantsLinks };
+    pageOptionsOf.set(crawl.plan, p);
+  }
+  return p;
 }
 
 /** Per-job caches stay small: a worker runs few jobs at once, and a miss costs one read. */

@@ -196,8 +196,24 @@ export interface PendingUse {
 
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== false;
 
+/**
+ * `fn`, worked out once per options object: a crawl hands one parsed options object to every
+ * page, and parsed options are never changed. The result is shared: callers must not change it.
+ */
+function perOptions<R extends object>(fn: (o: ScrapeOptions) => R): (o: ScrapeOptions) => R {
+  const known = new WeakMap<ScrapeOptions, R>();
+  return (o) => {
+    let r = known.get(o);
+    if (!r) {
+      r = fn(o);
+      known.set(o, r);
+    }
+    return r;
+  };
+}
+
 /** Lists the not-yet-built options and formats a request uses. */
-export function pendingFeatures(o: ScrapeOptions): PendingUse[] {
+export const pendingFeatures = perOptions((o): readonly PendingUse[] => {
   const out: PendingUse[] = [];
   for (const key of PENDING_OPTIONS) {
     if (isSet(o[key])) out.push({ path: key, message: `The '${key}' option is not supported yet by this server` });
@@ -211,13 +227,13 @@ export function pendingFeatures(o: ScrapeOptions): PendingUse[] {
     }
   });
   return out;
-}
+});
 
 /** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
-export function pageTransform(o: ScrapeOptions): PageTransform {
+export const pageTransform = perOptions((o): PageTransform => {
   const want = (t: string) => o.formats.some((f) => f.type === t);
   return {
     opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
     wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
   };
-}
+});
