@@ -28,7 +28,7 @@ import {
 } from './main-content.js';
 import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
-import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedLines, withoutRepeatedLists } from './markdown-writer.js';
+import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';
 
@@ -1143,7 +1143,7 @@ export class ContentFilter {
     // Templates render some text twice (a slider's cloned slides, a tab and its accordion twin),
     // and galleries a picture twice (its thumbnail strip): the markdown says it once. (The html
     // format keeps the page's own markup as it is.)
-    if (this.onlyMain && this.md !== undefined) content = withoutRepeatedImages(withoutRepeatedLists(withoutRepeatedLines(content)));
+    if (this.onlyMain && this.md !== undefined) content = withoutRepeatedImages(withoutRepeatedText(content));
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
       content = this.md !== undefined ? MarkdownWriter.title(this.firstH1) + content : `<h1>${escapeText(this.firstH1)}</h1>\n${content}`;

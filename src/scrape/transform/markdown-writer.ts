@@ -992,12 +992,21 @@ function isFenceLine(line: string): boolean {
 }
 
 /**
+ * The content without the lines and the lists that templates render twice (see
+ * withoutRepeatedLines and withoutRepeatedLists), split into lines once for both.
+ */
+export function withoutRepeatedText(md: string): string {
+  const lines = md.split('\n');
+  const kept = withoutRepeatedLists(withoutRepeatedLines(lines));
+  return kept === lines ? md : kept.join('\n');
+}
+
+/**
  * Drops lines of the content that repeat a line shortly before them word for word: templates
  * render a slider's slides, a description's tabs or a mobile and a desktop layout of the same
- * text twice, and a reader sees it once.
+ * text twice, and a reader sees it once. Returns `lines` itself when none goes.
  */
-export function withoutRepeatedLines(md: string): string {
-  const lines = md.split('\n');
+function withoutRepeatedLines(lines: string[]): string[] {
   // Per line: its text (undefined for blank, code, table and list lines), its position among the
   // lines that have one, the position of its first copy if it repeats one, and its word count.
   const keys: Array<string | undefined> = new Array<string | undefined>(lines.length);
@@ -1028,7 +1037,7 @@ export function withoutRepeatedLines(md: string): string {
       any = true;
     }
   }
-  if (!any) return md;
+  if (!any) return lines;
   const drop = new Uint8Array(lines.length);
   let dropped = false;
   for (let i = 0; i < lines.length; ) {
@@ -1071,7 +1080,7 @@ export function withoutRepeatedLines(md: string): string {
     }
     i = j;
   }
-  if (!dropped) return md;
+  if (!dropped) return lines;
   const out: string[] = [];
   let afterDrop = false;
   for (let k = 0; k < lines.length; k++) {
@@ -1086,7 +1095,7 @@ export function withoutRepeatedLines(md: string): string {
     } else afterDrop = false;
     out.push(line);
   }
-  return out.join('\n');
+  return out;
 }
 
 /**
@@ -1098,8 +1107,7 @@ export function withoutRepeatedLines(md: string): string {
 const REPEAT_LIST_ITEMS = 3;
 const REPEAT_LIST_WINDOW = 200;
 
-export function withoutRepeatedLists(md: string): string {
-  const lines = md.split('\n');
+function withoutRepeatedLists(lines: string[]): string[] {
   // Lists as runs of item lines (blank lines between them allowed): first line, last line.
   const lists: Array<{ start: number; end: number }> = [];
   let fence = false;
@@ -1134,7 +1142,7 @@ export function withoutRepeatedLists(md: string): string {
     items++;
   }
   close();
-  if (lists.length < 2) return md;
+  if (lists.length < 2) return lines;
   const seen = new Map<string, number>();
   const drop: Array<[number, number]> = [];
   for (const l of lists) {
@@ -1148,7 +1156,7 @@ export function withoutRepeatedLists(md: string): string {
     if (at !== undefined && l.start - at <= REPEAT_LIST_WINDOW) drop.push([l.start, l.end]);
     else seen.set(key, l.end);
   }
-  if (drop.length === 0) return md;
+  if (drop.length === 0) return lines;
   const out: string[] = [];
   let d = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -1156,7 +1164,7 @@ export function withoutRepeatedLists(md: string): string {
     if (d < drop.length && i >= drop[d]![0] && i <= drop[d]![1]) continue;
     out.push(lines[i]!);
   }
-  return out.join('\n');
+  return out;
 }
 
 /** Whether a line opens with a link or a picture (a card's title, its photo): a listing's item, which may be listed again. */
