@@ -128,6 +128,11 @@ class TagAttrs implements AttrView {
    * so per element, and each lookup would otherwise scan the attributes and copy the value again.
    */
   private cls: string | undefined | null = null;
+  /**
+   * One bit per attribute name length (mod 32) the tag has: the content pass asks every element
+   * for a dozen attributes it mostly does not have, and this answers most of those at once.
+   */
+  lengths = 0;
 
   /** Per attribute: name start, name end, value start (-1: no value), value end. */
   constructor(readonly offsets: Int32Array) {}
@@ -136,6 +141,7 @@ class TagAttrs implements AttrView {
   clear(): void {
     this.size = 0;
     this.cls = null;
+    this.lengths = 0;
   }
 
   get(name: string): string | undefined {
@@ -144,8 +150,9 @@ class TagAttrs implements AttrView {
   }
 
   private find(name: string): string | undefined {
-    const o = this.offsets;
     const len = name.length;
+    if ((this.lengths & (1 << (len & 31))) === 0) return undefined;
+    const o = this.offsets;
     for (let i = 0, k = 0; i < this.size; i++, k += 4) {
       if (o[k + 1]! - o[k]! === len && equalsLower(this.source, o[k]!, name)) {
         return o[k + 2]! < 0 ? '' : this.source.slice(o[k + 2]!, o[k + 3]!);
@@ -318,6 +325,7 @@ function streamWith(offsets: Int32Array, source: string, handler: StreamHandler,
         offsets[k] = start;
         offsets[k + 1] = end;
         offsets[k + 2] = -1;
+        attrs.lengths |= 1 << ((end - start) & 31);
       },
       onattribdata(start, end) {
         if (attrs.size >= MAX_ATTRS) return;
