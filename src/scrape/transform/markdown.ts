@@ -140,7 +140,9 @@ const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
  * base64 images by their alt text. Lines inside fenced code are left as they are.
  */
 export function postprocessMarkdown(md: string, removeBase64Images: boolean): string {
-  if (removeBase64Images && md.includes('data:')) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
+  // Such an image has "(data:" or "<data:" in it: a search for either is several times as fast
+  // as one for "data:", whose first letter is everywhere.
+  if (removeBase64Images && (md.includes('(data:') || md.includes('<data:'))) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
   if (md.includes('![')) md = dropRepeatedAlt(md);
   // A stray XML prolog can reach the converter when a caller skips the cleaning pass.
   md = md.replace(/^\s*\?xml[^\n]*\?>\s*/, '');
