@@ -1792,11 +1792,11 @@ const SHOWN_PRICE = /[$€£¥]\s*\d|\d\s*€/;
 const SHOWN_PRICE_MAX_TEXT = 300;
 
 /**
- * Whether an element names a price: by class, or where shops' markup says so in other
- * attributes (schema.org's itemprop, a test hook, an id).
+ * Whether an element names a price: by class (`facts`, its classFacts), or where shops' markup
+ * says so in other attributes (schema.org's itemprop, a test hook, an id).
  */
-function namesPrice(classFacts: number, attrs: AttrView): boolean {
-  if (classFacts & NAMES_PRICE) return true;
+function namesPrice(facts: number, attrs: AttrView): boolean {
+  if (facts & NAMES_PRICE) return true;
   if (attrs.size === 0) return false;
   const prop = attrs.get('itemprop');
   if (prop !== undefined && PRICE_HINT.test(prop)) return true;

@@ -187,8 +187,8 @@ export interface StreamOptions {
  * keeping the length keeps every element's start offset.
  */
 export function neutralizeCdata(html: string): string {
-  // Looking for "[CDATA[" first is about three times as fast on pages without one: a search for
-  // a pattern that starts with "<" stops at every tag.
+  // Looking for "[CDATA[" first is faster on pages without one (three times on the manual's): a
+  // search for a pattern that starts with "<" stops at every tag.
   return html.includes('[CDATA[') && html.includes('<![CDATA[') ? html.replaceAll('<![CDATA[', '<?[CDATA[') : html;
 }
 
