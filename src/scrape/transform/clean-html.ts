@@ -31,6 +31,7 @@ import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';
+import { boundedMemo } from './memo.js';
 
 export interface ContentOptions {
   onlyMainContent: boolean;
@@ -1818,30 +1819,24 @@ function isEntryField(attrs: AttrSource): boolean {
 }
 
 // What a class list names, as bits: pages repeat a few lists on hundreds of elements, which
-// would each be matched against these patterns again (cached per process, bounded).
+// would each be matched against these patterns again.
 const NAMES_PRICE = 1;
 const NAMES_IMAGE_WRAP = 2;
 const NAMES_CAPTION = 4;
 const NAMES_SLIDER = 8;
 /** Words every code-language convention has in it (see codeLanguage). */
 const NAMES_CODE = 16;
-const classFactsCache = new Map<string, number>();
-const MAX_CLASS_FACTS = 4096;
+const factsOfList = boundedMemo(
+  (cls) =>
+    (PRICE_HINT.test(cls) ? NAMES_PRICE : 0) |
+    (IMAGE_WRAP.test(cls) ? NAMES_IMAGE_WRAP : 0) |
+    (CAPTION_NAME.test(cls) ? NAMES_CAPTION : 0) |
+    (SLIDER_CLASS.test(cls) ? NAMES_SLIDER : 0) |
+    (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode') ? NAMES_CODE : 0),
+);
 
 function classFacts(cls: string | undefined): number {
-  if (cls === undefined) return 0;
-  let facts = classFactsCache.get(cls);
-  if (facts === undefined) {
-    facts =
-      (PRICE_HINT.test(cls) ? NAMES_PRICE : 0) |
-      (IMAGE_WRAP.test(cls) ? NAMES_IMAGE_WRAP : 0) |
-      (CAPTION_NAME.test(cls) ? NAMES_CAPTION : 0) |
-      (SLIDER_CLASS.test(cls) ? NAMES_SLIDER : 0) |
-      (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode') ? NAMES_CODE : 0);
-    if (classFactsCache.size >= MAX_CLASS_FACTS) classFactsCache.clear();
-    classFactsCache.set(cls, facts);
-  }
-  return facts;
+  return cls === undefined ? 0 : factsOfList(cls);
 }
 
 /** A block's shape for telling series of like items: its tag and first class word, digits dropped. */

@@ -10,6 +10,8 @@
  * so are a shop's priced grid and the prose under it, where the grid has a good share of its text.
  */
 
+import { boundedMemo } from './memo.js';
+
 /** One block element of the cleaned output, in document order (parents before children). */
 export interface BlockNode {
   name: string;
@@ -108,19 +110,11 @@ function negativeId(v: string | undefined): number {
   return words > SLUG_WORDS ? 0 : negativeName(v);
 }
 
-// A class list repeats on many of a page's blocks: its kind is kept (per process, bounded).
-const classKinds = new Map<string, number>();
-const MAX_CLASS_KINDS = 4096;
+// A class list repeats on many of a page's blocks: its kind is kept.
+const classKind = boundedMemo((v) => negativeName(v));
 
 function negativeClass(v: string | undefined): number {
-  if (v === undefined) return 0;
-  let kind = classKinds.get(v);
-  if (kind === undefined) {
-    kind = negativeName(v);
-    if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
-    classKinds.set(v, kind);
-  }
-  return kind;
+  return v === undefined ? 0 : classKind(v);
 }
 
 /** 0: no negative word; 1: a teaser word; 2: a discussion word (see DISCUSSION). */

@@ -5,6 +5,7 @@
  */
 import type { BlockNode } from './content-score.js';
 import { type AttrSource, COLLAPSIBLE_SPACE } from './html-util.js';
+import { boundedMemo } from './memo.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
@@ -257,7 +258,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     if (why) return `class:${why}`;
   }
   if (id !== undefined && MAYBE_FURNITURE.test(id)) {
-    const why = furnitureName(id, inContent, false);
+    const why = idFurniture(id, inContent);
     if (why) return `id:${why}`;
   }
   if (inArticle && cls !== undefined && BYLINE_HINT.test(cls)) {
@@ -336,36 +337,21 @@ function isSearchForm(attrs: AttrSource): boolean {
   return hay.includes('search');
 }
 
-// Pages repeat the same class lists and ids many times: the verdicts are cached (per process,
-// bounded, keyed by value and context).
-const verdicts = new Map<string, string | null>();
-const MAX_VERDICTS = 4096;
-
 // A class list repeats on hundreds of a page's elements, so its verdict (in and out of content)
 // is kept whether MAYBE_FURNITURE passes it or not: one lookup instead of that pattern each time.
-const classVerdicts = [new Map<string, string | null>(), new Map<string, string | null>()] as const;
+const classVerdicts = [false, true].map((inContent) =>
+  boundedMemo((cls) => (MAYBE_FURNITURE.test(cls) ? findFurniture(cls, inContent, true) : undefined)),
+);
+const idVerdicts = [false, true].map((inContent) => boundedMemo((id) => findFurniture(id, inContent, false)));
 
 /** Returns the furniture word found in a class list, if any. */
 function classFurniture(cls: string, inContent: boolean): string | undefined {
-  const cache = classVerdicts[inContent ? 1 : 0];
-  let why = cache.get(cls);
-  if (why === undefined) {
-    why = (MAYBE_FURNITURE.test(cls) ? findFurniture(cls, inContent, true) : undefined) ?? null;
-    if (cache.size >= MAX_VERDICTS) cache.clear();
-    cache.set(cls, why);
-  }
-  return why ?? undefined;
+  return classVerdicts[inContent ? 1 : 0]!(cls);
 }
 
-/** Returns the furniture word found in a class list or id, if any. */
-function furnitureName(value: string, inContent: boolean, isClassList: boolean): string | undefined {
-  const key = (inContent ? (isClassList ? 'C' : 'I') : isClassList ? 'c' : 'i') + value;
-  const hit = verdicts.get(key);
-  if (hit !== undefined) return hit ?? undefined;
-  const why = findFurniture(value, inContent, isClassList);
-  if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-  verdicts.set(key, why ?? null);
-  return why;
+/** Returns the furniture word found in an id, if any. */
+function idFurniture(id: string, inContent: boolean): string | undefined {
+  return idVerdicts[inContent ? 1 : 0]!(id);
 }
 
 function findFurniture(value: string, inContent: boolean, isClassList: boolean): string | undefined {
