@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { isApiError } from '../errors.js';
+import { memoByObject } from '../memo.js';
 import type { JobQueue, QueueJob } from '../jobs/queue.js';
 import type { Document } from '../scrape/document.js';
 import type { ScrapeOptions } from '../scrape/options.js';
@@ -268,22 +269,15 @@ export class CrawlRunner {
   }
 }
 
-const pageOptionsOf = new WeakMap<AnyPlan, { options: ScrapeOptions; wantsLinks: boolean }>();
-
 /**
  * The scrape options of the job's pages: a crawl needs every page's links, asked for or not.
  * One object per job, so what the pipeline works out from the options it works out once.
  */
-function pageOptions(crawl: CrawlRecord<AnyPlan>): { options: ScrapeOptions; wantsLinks: boolean } {
-  let p = pageOptionsOf.get(crawl.plan);
-  if (!p) {
-    const o = crawl.plan.scrapeOptions;
-    const wantsLinks = o.formats.some((f) => f.type === 'links');
-    p = { options: crawl.kind === 'crawl' && !wantsLinks ? { ...o, formats: [...o.formats, { type: 'links' }] } : o, wantsLinks };
-    pageOptionsOf.set(crawl.plan, p);
-  }
-  return p;
-}
+const pageOptions = memoByObject((crawl: CrawlRecord<AnyPlan>): { options: ScrapeOptions; wantsLinks: boolean } => {
+  const o = crawl.plan.scrapeOptions;
+  const wantsLinks = o.formats.some((f) => f.type === 'links');
+  return { options: crawl.kind === 'crawl' && !wantsLinks ? { ...o, formats: [...o.formats, { type: 'links' }] } : o, wantsLinks };
+});
 
 /** Per-job caches stay small: a worker runs few jobs at once, and a miss costs one read. */
 function remember<V>(cache: Map<string, V>, key: string, value: V): void {

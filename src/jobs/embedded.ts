@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { CompiledQuery, PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import { pino, type Logger } from 'pino';
+import { memoBySmallNumber } from '../memo.js';
 import { prepared, type Runner } from '../store/prepared.js';
 import type { Database, QueueJobsTable } from '../store/schema.js';
 import { abortedForClose, resolveEnqueue, RunningSet, sleep, teamCap, Wakeup } from './common.js';
@@ -524,7 +525,7 @@ function claimQueries(db: Kysely<Database>, queue: string): ClaimQueries {
       waiting: prepared(db, (v: { now: number; want: number }) => candidatesQuery(db, queue, 'waiting', [], [], v.now, v.want)),
       active: prepared(db, (v: { now: number; want: number }) => candidatesQuery(db, queue, 'active', [], [], v.now, v.want)),
     },
-    take: bySize((n) =>
+    take: memoBySmallNumber((n) =>
       prepared(db, (v: Slots) =>
         db
           .updateTable('queue_jobs')
@@ -543,26 +544,13 @@ function claimQueries(db: Kysely<Database>, queue: string): ClaimQueries {
           .returningAll(),
       ),
     ),
-    deleteDone: bySize((n) =>
+    deleteDone: memoBySmallNumber((n) =>
       prepared(db, (v: Slots) =>
         db
           .deleteFrom('queue_jobs')
           .where((eb) => eb.or(Array.from({ length: n }, (_, i) => eb.and([eb('seq', '=', seq(v, i)), eb('worker', '=', v[`token${i}`] as string)])))),
       ),
     ),
-  };
-}
-
-/** One value of `make` per size, made on first use. */
-function bySize<R>(make: (n: number) => R): (n: number) => R {
-  const made = new Map<number, R>();
-  return (n) => {
-    let r = made.get(n);
-    if (!r) {
-      r = make(n);
-      made.set(n, r);
-    }
-    return r;
   };
 }
 

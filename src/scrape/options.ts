@@ -5,6 +5,7 @@
  * since the official SDK adds `origin`, `integration` and whatever a caller spreads in.
  */
 import { z } from 'zod';
+import { memoByObject } from '../memo.js';
 import { parsersSchema } from '../parse/parsers.js';
 import { actionsSchema, MAX_TOTAL_WAIT_MS, totalWaitMs, type Action } from './engines/browser/action-schema.js';
 import { selectorIsValid } from './selectors.js';
@@ -197,23 +198,10 @@ export interface PendingUse {
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== false;
 
 /**
- * `fn`, worked out once per options object: a crawl hands one parsed options object to every
- * page, and parsed options are never changed. The result is shared: callers must not change it.
+ * Lists the not-yet-built options and formats a request uses. Like pageTransform, worked out once
+ * per parsed options object: a crawl hands one to every page, and parsed options never change.
  */
-function perOptions<R extends object>(fn: (o: ScrapeOptions) => R): (o: ScrapeOptions) => R {
-  const known = new WeakMap<ScrapeOptions, R>();
-  return (o) => {
-    let r = known.get(o);
-    if (!r) {
-      r = fn(o);
-      known.set(o, r);
-    }
-    return r;
-  };
-}
-
-/** Lists the not-yet-built options and formats a request uses. */
-export const pendingFeatures = perOptions((o): readonly PendingUse[] => {
+export const pendingFeatures = memoByObject((o: ScrapeOptions): readonly PendingUse[] => {
   const out: PendingUse[] = [];
   for (const key of PENDING_OPTIONS) {
     if (isSet(o[key])) out.push({ path: key, message: `The '${key}' option is not supported yet by this server` });
@@ -230,7 +218,7 @@ export const pendingFeatures = perOptions((o): readonly PendingUse[] => {
 });
 
 /** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
-export const pageTransform = perOptions((o): PageTransform => {
+export const pageTransform = memoByObject((o: ScrapeOptions): PageTransform => {
   const want = (t: string) => o.formats.some((f) => f.type === t);
   return {
     opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },

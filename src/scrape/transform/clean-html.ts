@@ -31,7 +31,7 @@ import { codeLanguage } from './markdown.js';
 import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';
-import { boundedMemo } from './memo.js';
+import { boundedMemo } from '../../memo.js';
 
 export interface ContentOptions {
   onlyMainContent: boolean;

@@ -10,7 +10,7 @@
  * so are a shop's priced grid and the prose under it, where the grid has a good share of its text.
  */
 
-import { boundedMemo } from './memo.js';
+import { boundedMemo } from '../../memo.js';
 
 /** One block element of the cleaned output, in document order (parents before children). */
 export interface BlockNode {

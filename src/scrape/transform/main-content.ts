@@ -5,7 +5,7 @@
  */
 import type { BlockNode } from './content-score.js';
 import { type AttrSource, COLLAPSIBLE_SPACE } from './html-util.js';
-import { boundedMemo } from './memo.js';
+import { boundedMemo } from '../../memo.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([

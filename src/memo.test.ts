@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo } from './memo.js';
+import { boundedMemo, memoByObject, memoBySmallNumber } from './memo.js';
 
 describe('boundedMemo', () => {
   it('asks once per key, undefined answers included', () => {
@@ -17,5 +17,18 @@ describe('boundedMemo', () => {
     const f = boundedMemo((k) => (asked.push(k), k.length), 2);
     for (const k of ['a', 'bb', 'ccc', 'a']) f(k);
     expect(asked).toEqual(['a', 'bb', 'ccc', 'a']);
+  });
+});
+
+describe('memoByObject and memoBySmallNumber', () => {
+  it('work out each key once and hand back the same answer', () => {
+    let calls = 0;
+    const byObject = memoByObject((o: { n: number }) => ({ twice: (calls++, o.n * 2) }));
+    const a = { n: 1 };
+    expect(byObject(a)).toBe(byObject(a));
+    expect(byObject({ n: 1 })).not.toBe(byObject(a));
+    const bySize = memoBySmallNumber((n) => (calls++, [n]));
+    expect(bySize(3)).toBe(bySize(3));
+    expect(calls).toBe(3);
   });
 });

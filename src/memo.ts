@@ -1,0 +1,53 @@
+/**
+ * Answers worked out once per key, for work a hot path would otherwise repeat: per class list or
+ * id of a page's elements, per parsed options object of a job's pages, per size of a compiled
+ * query.
+ */
+
+/**
+ * Per object, held as long as the object lives. For objects never changed after they are made
+ * (parsed options): the answer is shared, so callers must not change it either.
+ */
+export function memoByObject<K extends object, V>(fn: (key: K) => V): (key: K) => V {
+  const known = new WeakMap<K, { value: V }>();
+  return (key) => {
+    let hit = known.get(key);
+    if (!hit) {
+      hit = { value: fn(key) };
+      known.set(key, hit);
+    }
+    return hit.value;
+  };
+}
+
+/** Per number, for keys from a small range (a statement's number of rows). */
+export function memoBySmallNumber<V>(fn: (key: number) => V): (key: number) => V {
+  const known = new Map<number, { value: V }>();
+  return (key) => {
+    let hit = known.get(key);
+    if (!hit) {
+      hit = { value: fn(key) };
+      known.set(key, hit);
+    }
+    return hit.value;
+  };
+}
+
+const NONE = Symbol('none');
+
+/**
+ * Per string, bounded since a process sees many sites: pages repeat a few class lists and ids on
+ * hundreds of elements. Past `max` answers all are forgotten at once and gathered again.
+ */
+export function boundedMemo<V>(fn: (key: string) => V, max = 4096): (key: string) => V {
+  const known = new Map<string, V | typeof NONE>();
+  return (key) => {
+    const hit = known.get(key);
+    if (hit !== undefined) return hit === NONE ? (undefined as V) : hit;
+    const value = fn(key);
+    if (known.size >= max) known.clear();
+    // A Map's undefined means "not asked yet", so an undefined answer is kept as NONE.
+    known.set(key, value === undefined ? NONE : value);
+    return value;
+  };
+}
