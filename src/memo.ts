@@ -9,20 +9,15 @@
  * (parsed options): the answer is shared, so callers must not change it either.
  */
 export function memoByObject<K extends object, V>(fn: (key: K) => V): (key: K) => V {
-  const known = new WeakMap<K, { value: V }>();
-  return (key) => {
-    let hit = known.get(key);
-    if (!hit) {
-      hit = { value: fn(key) };
-      known.set(key, hit);
-    }
-    return hit.value;
-  };
+  return kept(new WeakMap<K, { value: V }>(), fn);
 }
 
 /** Per number, for keys from a small range (a statement's number of rows). */
 export function memoBySmallNumber<V>(fn: (key: number) => V): (key: number) => V {
-  const known = new Map<number, { value: V }>();
+  return kept(new Map<number, { value: V }>(), fn);
+}
+
+function kept<K, V>(known: { get(key: K): { value: V } | undefined; set(key: K, hit: { value: V }): unknown }, fn: (key: K) => V): (key: K) => V {
   return (key) => {
     let hit = known.get(key);
     if (!hit) {
