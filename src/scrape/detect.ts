@@ -28,6 +28,11 @@ export function needsJavaScript(html: string): boolean {
   return scripts > 0 && text < 50;
 }
 
+/** needsJavaScript of a fetched answer: the verdict of the engine that transformed it, or read off its text. */
+export function isScriptShell(r: { contentType: string; text?: string | undefined; needsJavaScript?: boolean | undefined }): boolean {
+  return r.needsJavaScript ?? (r.text !== undefined && isHtml(r) && needsJavaScript(r.text));
+}
+
 const CHALLENGE =
   /<title>\s*(just a moment|attention required|access denied|verify you are human|security check|pardon our interruption)|cf-chl-|challenge-platform|captcha-delivery|px-captcha|_incapsula_resource/i;
 

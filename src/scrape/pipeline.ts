@@ -15,13 +15,13 @@ import type { SsrfGuard } from '../security/ssrf.js';
 import type { ChangeTracker } from '../monitor/change-tracking.js';
 import { applyParsed, parseFetched } from '../parse/scrape.js';
 import type { DocumentParser } from '../parse/service.js';
-import { isHtml, looksBlocked, needsJavaScript } from './detect.js';
+import { isHtml, isScriptShell, looksBlocked } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
 import { pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
-import type { BrowserStorageState, Engine, FetchResult } from './types.js';
+import type { BrowserStorageState, Engine, FetchResult, FetchTransform, TransformResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
 const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
@@ -189,11 +189,16 @@ export class Scraper {
     const deadline = Date.now() + o.timeout;
     const attempts = proxyAttempts(this.deps.proxies, o.proxy, o.location?.country);
     let last: { result: FetchResult; proxy: ProxyAttempt } | undefined;
+    const fallback = !o.fastMode && this.deps.browser !== undefined;
+    // The text is wanted after the transform for rawHtml, and for the block check below when
+    // another attempt could follow.
+    const fetchTransform = (checkJavaScript: boolean): FetchTransform | undefined =>
+      transform ? { ...pageTransform(o), keepText: attempts.length > 1 || o.formats.some((f) => f.type === 'rawHtml'), checkJavaScript } : undefined;
     for (const [i, proxy] of attempts.entries()) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
-      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
-      if (engine.name === 'http' && !o.fastMode && this.deps.browser && result.text !== undefined && isHtml(result) && needsJavaScript(result.text)) {
-        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, transform));
+      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(engine.name === 'http' && fallback)));
+      if (engine.name === 'http' && fallback && isScriptShell(result)) {
+        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(false)));
       }
       last = { result, proxy };
       // The check reads the whole page, on the thread that runs every crawl: only worth it when
@@ -223,7 +228,15 @@ export class Scraper {
     return this.deps.browser;
   }
 
-  private request(url: string, o: ScrapeOptions, proxy: ProxyAttempt, deadline: number, ctx: ScrapeContext, state: BrowserStorageState | undefined, transform: boolean): BrowserFetchRequest {
+  private request(
+    url: string,
+    o: ScrapeOptions,
+    proxy: ProxyAttempt,
+    deadline: number,
+    ctx: ScrapeContext,
+    state: BrowserStorageState | undefined,
+    transform: FetchTransform | undefined,
+  ): BrowserFetchRequest {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
@@ -256,8 +269,13 @@ export class Scraper {
       req.storageState = state;
       req.captureStorageState = o.profile?.saveChanges === true;
     }
-    if (transform) req.transform = pageTransform(o);
+    if (transform) req.transform = transform;
     return req;
+  }
+
+  private transform(html: string, baseUrl: string, o: ScrapeOptions): Promise<TransformResult> {
+    const { opts, wants } = pageTransform(o);
+    return (this.deps.transformer ?? inlineTransformer).transform(html, { ...opts, baseUrl }, wants);
   }
 
   private async buildDocument(
@@ -279,12 +297,11 @@ export class Scraper {
       } as DocumentMetadata,
     };
     const text = result.text;
-    const parsed = this.deps.parser ? await parseFetched(this.deps.parser, result, o) : undefined;
+    const parsed = this.deps.parser && !result.transformed ? await parseFetched(this.deps.parser, result, o) : undefined;
+    const t = result.transformed ?? (!parsed && text !== undefined && isHtml(result) ? await this.transform(text, result.url, o) : undefined);
     if (parsed) {
       applyParsed(doc, parsed, o);
-    } else if (text !== undefined && isHtml(result)) {
-      const { opts, wants } = pageTransform(o);
-      const t = result.transformed ?? (await (this.deps.transformer ?? inlineTransformer).transform(text, { ...opts, baseUrl: result.url }, wants));
+    } else if (t) {
       // Object.assign rather than spreads: V8 builds an object spread followed by more properties
       // on a slow path, some microseconds a page on the thread that runs every crawl.
       doc.metadata = Object.assign({}, t.metadata, doc.metadata);

@@ -52,7 +52,7 @@ export interface FetchRequest {
    * runs the transform there too and returns it as `transformed`, so the page crosses between
    * threads once; other engines ignore it.
    */
-  transform?: PageTransform;
+  transform?: FetchTransform;
   /** Browser only: run in order after the page loads, before capture. */
   actions?: Action[];
   /** Browser only: refuse known ad and tracker hosts and remove cookie-consent overlays. */
@@ -88,7 +88,10 @@ export interface FetchResult {
   contentType: string;
   /** Raw response bytes as received (for the browser: the main document's bytes). */
   body: Buffer;
-  /** Decoded document text when the response is HTML/XML/text (browser: the rendered DOM). */
+  /**
+   * Decoded document text when the response is HTML/XML/text (browser: the rendered DOM); left
+   * out after a transform whose request did not keep it.
+   */
   text?: string;
   screenshot?: { data: Buffer; mime: 'image/png' | 'image/jpeg' };
   /** Address of the server actually connected to, when known. */
@@ -100,6 +103,8 @@ export interface FetchResult {
   timings: { totalMs: number };
   /** The request's `transform`, already run on `text` (see FetchRequest.transform). */
   transformed?: TransformResult;
+  /** With `transformed`, when the transform asked `checkJavaScript`: whether the page is a script shell. */
+  needsJavaScript?: boolean;
 }
 
 export interface Engine {
@@ -137,6 +142,18 @@ export interface TransformWants {
 export interface PageTransform {
   opts: Omit<TransformOptions, 'baseUrl'>;
   wants: TransformWants;
+}
+
+/**
+ * A transform sent with a fetch, and what the caller still needs of the page's text after it.
+ * Copying the text back from a page thread costs about as much as a fifth of the transform, on
+ * every page of a crawl, and most scrapes read only the transform.
+ */
+export interface FetchTransform extends PageTransform {
+  /** The caller reads `text` after the transform (rawHtml, a block check); otherwise it may be left out. */
+  keepText: boolean;
+  /** Answer `needsJavaScript` where the text is, for a caller that may fall back to a browser. */
+  checkJavaScript: boolean;
 }
 
 export interface TransformResult {

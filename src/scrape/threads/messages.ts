@@ -1,6 +1,6 @@
 /** What crosses between the main thread and a page thread. */
 import { ApiError, isApiError, type ErrorKey } from '../../errors.js';
-import type { FetchResult, PageTransform, TransformOptions, TransformResult, TransformWants } from '../types.js';
+import type { FetchResult, FetchTransform, TransformOptions, TransformResult, TransformWants } from '../types.js';
 
 /** Settings a thread needs to fetch; absent, it only transforms. */
 export interface ThreadHttpSettings {
@@ -15,7 +15,7 @@ export interface ThreadFetchRequest {
   timeoutMs: number;
   skipTlsVerification: boolean;
   proxyUrl?: string;
-  transform?: PageTransform;
+  transform?: FetchTransform;
 }
 
 export type ThreadRequest =

@@ -66,11 +66,13 @@ describe('the page threads, fetching', () => {
   });
 
   const big = 'x'.repeat(50_000) + 'end';
+  const SHELL = '<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>';
 
   beforeAll(async () => {
     site = http.createServer((req, res) => {
       if (req.url === '/moved') return void res.writeHead(302, { location: '/page/7' }).end();
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 5_000).unref();
+      if (req.url === '/shell') return void res.writeHead(200, { 'content-type': 'text/html' }).end(SHELL);
       if (req.url === '/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(big);
       const n = Number(/\/page\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag: `"p${n}"` }).end(page(n));
@@ -86,13 +88,26 @@ describe('the page threads, fetching', () => {
 
   it('answers as the engine on the main thread does, with the page transformed against its final URL', async () => {
     const onMain = new HttpEngine({ guard, maxResponseBytes: 1_000_000 });
-    const transform = { opts: { onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true }, wants };
+    const transform = { opts, wants, keepText: true, checkJavaScript: false };
     const [here, there] = await Promise.all([onMain.fetch(request('/moved')), new ThreadedHttpEngine(threads).fetch(request('/moved', { transform }))]);
     await onMain.close();
     expect(there.url).toBe(`${base}/page/7`);
     expect({ ...there, timings: undefined, transformed: undefined }).toEqual({ ...here, timings: undefined });
     expect(Buffer.isBuffer(there.body)).toBe(true);
     expect(there.transformed).toEqual(transformPage(here.text!, { ...transform.opts, baseUrl: `${base}/page/7` }, wants));
+  });
+
+  it('leaves the text out after the transform unless asked to keep it, and answers the script-shell check there', async () => {
+    const engine = new ThreadedHttpEngine(threads);
+    const transform = { opts, wants, keepText: false, checkJavaScript: true };
+    const [plain, shell] = await Promise.all([engine.fetch(request('/page/8', { transform })), engine.fetch(request('/shell', { transform }))]);
+    expect(plain.text).toBeUndefined();
+    expect(plain.body.toString()).toBe(page(8));
+    expect(plain.transformed?.metadata.title).toBe('Page 8');
+    expect([plain.needsJavaScript, shell.needsJavaScript]).toEqual([false, true]);
+    const unchecked = await engine.fetch(request('/shell', { transform: { ...transform, keepText: true, checkJavaScript: false } }));
+    expect(unchecked.text).toBe(SHELL);
+    expect(unchecked.needsJavaScript).toBeUndefined();
   });
 
   it('hands over large and small bodies intact, one after the other', async () => {

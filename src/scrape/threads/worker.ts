@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AddressPolicy, SsrfGuard } from '../../security/ssrf.js';
-import { isHtml } from '../detect.js';
+import { isHtml, needsJavaScript } from '../detect.js';
 import { HttpEngine } from '../engines/http.js';
 import { transformPage } from '../transform/index.js';
 import type { FetchResult } from '../types.js';
@@ -27,6 +27,8 @@ if (port) {
       const result = await http.fetch({ ...rest, mobile: false, waitForMs: 0, guard, signal: abort.signal });
       if (transform && result.text !== undefined && isHtml(result)) {
         result.transformed = transformPage(result.text, { ...transform.opts, baseUrl: result.url }, transform.wants);
+        if (transform.checkJavaScript) result.needsJavaScript = needsJavaScript(result.text);
+        if (!transform.keepText) delete result.text;
       }
       return result;
     } finally {
