@@ -3,16 +3,16 @@
  *
  * 1. Gleaner (`gleaner serve`, POST /v2/crawl) beside Crawlee's CheerioCrawler + turndown
  *    (bench/crawlee-child.ts) on the same local copy of Debian's PostgreSQL manual, from
- *    index.html, same page limit and concurrency. Each crawler crawls the pages twice in one
- *    process and both runs are shown; the second, warm, run is the one the target names (unless
- *    `--cold`). pages/s is completed pages over the wall time from the crawl request to its
- *    completion; CPU ms/page counts every thread of the crawler's process; peak RSS is the
- *    child's VmHWM over both runs.
+ *    index.html, same page limit and concurrency. Each crawler crawls the pages `--warmups`
+ *    times (default 2) in one process, then once more, measured: the target names that warm
+ *    crawl, as a service that runs for days does it. Every crawl is shown. pages/s is completed
+ *    pages over the wall time from the crawl request to its completion; CPU ms/page counts every
+ *    thread of the crawler's process; peak RSS is the child's VmHWM over all its crawls.
  * 2. A crawl of a generated 10,000-page site, sampling Gleaner's RSS every 1,000 pages, to show
  *    memory stays flat as the crawl grows.
  *
- *   node --expose-gc --import tsx bench/crawl.ts [--pages 1000] [--concurrency 16] [--rounds 2]
- *       [--synthetic 10000 | --synthetic 0] [--skip-crawlee] [--cpu-prof] [--cold]
+ *   node --expose-gc --import tsx bench/crawl.ts [--pages 1000] [--concurrency 16] [--rounds 3]
+ *       [--synthetic 10000 | --synthetic 0] [--skip-crawlee] [--cpu-prof] [--warmups 2 | --cold]
  *
  * This machine's speed drifts within a minute, so one crawler's run may land in a faster spell
  * than the other's: each round runs both, one after the other, and the summary takes the median
@@ -66,11 +66,11 @@ interface GleanerCrawlResult {
   endRssKb: number | undefined;
   /** VmRSS of the child when `completed` first reached each multiple of `sampleEvery`. */
   samples: Array<{ completed: number; seconds: number; rssKb: number | undefined }>;
-  /** The warm-up crawl, when there was one: the server's first after it started. */
-  first?: CrawlFigures;
+  /** The warm-up crawls before the measured one, the first being the server's first after it started. */
+  warmups: CrawlFigures[];
 }
 
-type CrawlFigures = Omit<GleanerCrawlResult, 'peakRssKb' | 'endRssKb' | 'first'>;
+type CrawlFigures = Omit<GleanerCrawlResult, 'peakRssKb' | 'endRssKb' | 'warmups'>;
 
 /** One crawl on a running Gleaner child, from the request to the job's end. */
 async function crawlOnce(
@@ -126,27 +126,30 @@ const mainThreadCpuMs = (pid: number) => threadCpuMs(pid).get(String(pid));
 
 /**
  * Runs one measured crawl on a fresh Gleaner child and stops it; the figures are the child's.
- * With `warmup`, a crawl of the same pages goes first and the second is the measured one: a
- * service runs for days, and a just-started one spends about half its first thousand pages' CPU
- * compiling its own code. The first crawl's figures are kept too.
+ * With `warmups`, that many crawls of the same pages go first, unmeasured: a service runs for
+ * days, and a just-started one spends about half its first thousand pages' CPU compiling its own
+ * code, and still a fifth of the second thousand's (V8's optimising compiler, measured with
+ * --trace-opt: some 2.8 s of compile in the first crawl, 0.6 s in the second, 0.1 s from the
+ * fourth on). The warm-up crawls' figures are kept too.
  */
 async function gleanerCrawl(opts: {
   startUrl: string;
   limit: number;
   concurrency: number;
   timeoutMs: number;
-  warmup?: boolean;
+  warmups?: number;
   sampleEvery?: number;
   cpuProfDir?: string | undefined;
 }): Promise<GleanerCrawlResult> {
   const g = await startGleanerChild({ concurrency: opts.concurrency, cpuProfDir: opts.cpuProfDir });
   let stopped: { peakRssKb: number | undefined } | undefined;
   try {
-    const first = opts.warmup ? await crawlOnce(g, { ...opts, sampleEvery: undefined }) : undefined;
+    const warmups: CrawlFigures[] = [];
+    for (let i = 0; i < (opts.warmups ?? 0); i++) warmups.push(await crawlOnce(g, { ...opts, sampleEvery: undefined }));
     const figures = await crawlOnce(g, opts);
     const endRssKb = procStatusKb(g.pid, 'VmRSS');
     stopped = await g.stop();
-    return { ...figures, ...(first ? { first } : {}), peakRssKb: stopped.peakRssKb, endRssKb };
+    return { ...figures, warmups, peakRssKb: stopped.peakRssKb, endRssKb };
   } catch (e) {
     const out = g.output();
     if (out) (e as Error).message += `\n--- Gleaner output (tail) ---\n${out}`;
@@ -164,23 +167,23 @@ interface CrawleeRun {
 }
 
 interface CrawleeResult extends CrawleeRun {
-  first?: CrawleeRun;
+  warmups: CrawleeRun[];
   peakRssKb: number | undefined;
 }
 
-async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number; warmup: boolean }): Promise<CrawleeResult> {
+async function crawleeCrawl(opts: { startUrl: string; limit: number; concurrency: number; timeoutMs: number; warmups: number }): Promise<CrawleeResult> {
   const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'crawlee-bench-'));
   const child = spawn(
     process.execPath,
-    ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'bench/crawlee-child.ts'), '--url', opts.startUrl, '--pages', String(opts.limit), '--concurrency', String(opts.concurrency), ...(opts.warmup ? ['--warmup'] : [])],
+    ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'bench/crawlee-child.ts'), '--url', opts.startUrl, '--pages', String(opts.limit), '--concurrency', String(opts.concurrency), '--warmups', String(opts.warmups)],
     // cwd is the temp folder too, so nothing Crawlee might write lands in the repository.
     { cwd: storage, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CRAWLEE_STORAGE_DIR: path.join(storage, 'storage') } },
   );
   let result: CrawleeResult | undefined;
   const stdout = tail(child.stdout, (line) => {
     if (!line.startsWith('BENCH_RESULT ')) return;
-    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as CrawleeRun & { first?: CrawleeRun; vmHwmKb?: number; maxRssKb?: number };
-    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, cpuSeconds: r.cpuSeconds, ...(r.first ? { first: r.first } : {}), peakRssKb: r.vmHwmKb ?? r.maxRssKb };
+    const r = JSON.parse(line.slice('BENCH_RESULT '.length)) as CrawleeRun & { warmups?: CrawleeRun[]; vmHwmKb?: number; maxRssKb?: number };
+    result = { pages: r.pages, failed: r.failed, seconds: r.seconds, cpuSeconds: r.cpuSeconds, warmups: r.warmups ?? [], peakRssKb: r.vmHwmKb ?? r.maxRssKb };
   });
   const stderr = tail(child.stderr);
   try {
@@ -206,8 +209,8 @@ interface RunFigures {
 }
 
 interface SideFigures extends RunFigures {
-  /** The crawler's first crawl after it started, when the measured one is its second. */
-  first?: RunFigures;
+  /** The crawler's unmeasured crawls before the measured one, the first after it started first. */
+  warmups: RunFigures[];
   /** The process's peak over both crawls. */
   peakRssMb: number | undefined;
   note?: string;
@@ -239,8 +242,8 @@ export interface CrawlBenchOptions {
   concurrency?: number;
   skipCrawlee?: boolean;
   cpuProf?: boolean;
-  /** Measure each crawler's second crawl of the pages, after an unmeasured first one (default). */
-  warmup?: boolean;
+  /** Unmeasured crawls of the pages before the measured one, by each crawler (default 2). */
+  warmups?: number;
 }
 
 const errorOf = (e: unknown) => ({ error: (e as Error).message ?? String(e) });
@@ -266,14 +269,14 @@ async function runCrawlRound(opts: CrawlBenchOptions): Promise<CrawlBenchResult 
   const startUrl = `${site.url}/index.html`;
   const cpuProfDir = opts.cpuProf ? fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-crawl-prof-')) : undefined;
   const timeoutMs = Math.max(120_000, pages * 600);
-  const warmup = opts.warmup ?? true;
+  const warmups = opts.warmups ?? 2;
   try {
     let gleaner: CrawlBenchResult['gleaner'];
     try {
-      const r = await gleanerCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmup, cpuProfDir });
+      const r = await gleanerCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmups, cpuProfDir });
       gleaner = {
         ...runFigures({ ...r, pages: r.completed }),
-        ...(r.first ? { first: runFigures({ ...r.first, pages: r.first.completed }) } : {}),
+        warmups: r.warmups.map((w) => runFigures({ ...w, pages: w.completed })),
         peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
         ...(r.status !== 'completed' ? { note: `status ${r.status}` } : {}),
       };
@@ -283,10 +286,10 @@ async function runCrawlRound(opts: CrawlBenchOptions): Promise<CrawlBenchResult 
     let crawlee: CrawlBenchResult['crawlee'];
     if (!opts.skipCrawlee) {
       try {
-        const r = await crawleeCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmup });
+        const r = await crawleeCrawl({ startUrl, limit: pages, concurrency, timeoutMs, warmups });
         crawlee = {
           ...runFigures(r),
-          ...(r.first ? { first: runFigures(r.first) } : {}),
+          warmups: r.warmups.map(runFigures),
           peakRssMb: r.peakRssKb !== undefined ? r.peakRssKb / MB : undefined,
           ...(r.failed ? { note: `${r.failed} failed` } : {}),
         };
@@ -343,15 +346,16 @@ function printCrawlRound(r: CrawlBenchResult, label: string): void {
       console.log(`${name} failed:\n${s.error}`);
       continue;
     }
-    if (s.first) table[`${name}, 1st crawl`] = row(s.first, s.peakRssMb);
-    table[s.first ? `${name}, 2nd crawl` : name] = row(s, s.peakRssMb, s.note);
+    s.warmups.forEach((w, i) => (table[`${name}, crawl ${i + 1}`] = row(w, s.peakRssMb, 'warm-up')));
+    table[s.warmups.length ? `${name}, crawl ${s.warmups.length + 1}` : name] = row(s, s.peakRssMb, s.note ?? 'measured');
   }
   console.table(table);
   const g = r.gleaner;
   const c = r.crawlee;
   if (c && !('error' in g) && !('error' in c)) {
-    if (g.first && c.first) console.log(ratios('1st crawl after start', g.first, c.first));
-    console.log(`${ratios(g.first ? '2nd crawl (the target)' : 'Crawl', g, c)} (target: >= 8× pages/s)`);
+    const [g1, c1] = [g.warmups[0], c.warmups[0]];
+    if (g1 && c1) console.log(ratios('1st crawl after start', g1, c1));
+    console.log(`${ratios(g.warmups.length ? `Crawl ${g.warmups.length + 1}, warm (the target)` : 'Crawl', g, c)} (target: >= 8× pages/s)`);
     const rss = g.peakRssMb !== undefined && c.peakRssMb !== undefined ? g.peakRssMb / c.peakRssMb : undefined;
     console.log(`Peak RSS ${rss !== undefined ? `${rss.toFixed(2)}×` : '?'} Crawlee's (target: <= 1×)`);
   }
@@ -505,7 +509,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       'skip-crawlee': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
       rounds: { type: 'string' },
-      // One crawl per crawler, on a just-started process, instead of measuring the second.
+      warmups: { type: 'string' },
+      // One crawl per crawler, on a just-started process, instead of a warm one.
       cold: { type: 'boolean' },
     },
   });
@@ -514,7 +519,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const synthetic = Number(values.synthetic ?? 10_000);
   const cpuProf = values['cpu-prof'] ?? false;
   if (pages > 0) {
-    const r = await runCrawlBench({ pages, concurrency, rounds: Number(values.rounds ?? 2), skipCrawlee: values['skip-crawlee'] ?? false, cpuProf, warmup: !values.cold });
+    const r = await runCrawlBench({ pages, concurrency, rounds: Number(values.rounds ?? 3),
+      skipCrawlee: values['skip-crawlee'] ?? false,
+      cpuProf,
+      warmups: values.cold ? 0 : Number(values.warmups ?? 2),
+    });
     if (r) printCrawlBench(r);
   }
   if (synthetic > 0) printSyntheticCrawlBench(await runSyntheticCrawlBench({ pages: synthetic, concurrency, cpuProf }));

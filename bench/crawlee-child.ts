@@ -4,7 +4,7 @@
  * into markdown with turndown + GFM (the work Gleaner does per page), storage in memory only.
  * Prints one line `BENCH_RESULT {json}` with pages, seconds and its peak RSS.
  *
- *   node --import tsx bench/crawlee-child.ts --url http://127.0.0.1:PORT/index.html [--pages 1000] [--concurrency 16] [--warmup]
+ *   node --import tsx bench/crawlee-child.ts --url http://127.0.0.1:PORT/index.html [--pages 1000] [--concurrency 16] [--warmups N]
  *
  * Set CRAWLEE_STORAGE_DIR to a temporary folder: nothing is persisted, but Crawlee resolves it.
  */
@@ -38,7 +38,7 @@ function procStatusKb(field: string): number | undefined {
   }
 }
 
-const { values } = parseArgs({ options: { url: { type: 'string' }, pages: { type: 'string' }, concurrency: { type: 'string' }, warmup: { type: 'boolean' } } });
+const { values } = parseArgs({ options: { url: { type: 'string' }, pages: { type: 'string' }, concurrency: { type: 'string' }, warmups: { type: 'string' } } });
 if (!values.url) throw new Error('--url is required');
 const maxPages = Number(values.pages ?? 1000);
 const concurrency = Number(values.concurrency ?? 16);
@@ -76,14 +76,15 @@ async function crawlOnce() {
   return { pages, failed, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, markdownChars };
 }
 
-// As on the Gleaner side, `--warmup` crawls the same pages first and the second run is the one
-// measured; the first run's figures are reported too.
-const first = values.warmup ? await crawlOnce() : undefined;
+// As on the Gleaner side, `--warmups N` crawls the same pages N times first and the next run is
+// the one measured; the warm-up runs' figures are reported too.
+const warmups = [];
+for (let i = 0; i < Number(values.warmups ?? 0); i++) warmups.push(await crawlOnce());
 const run = await crawlOnce();
 
 const result = {
   ...run,
-  ...(first ? { first } : {}),
+  warmups,
   vmHwmKb: procStatusKb('VmHWM'),
   vmRssKb: procStatusKb('VmRSS'),
   maxRssKb: process.resourceUsage().maxRSS,

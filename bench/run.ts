@@ -15,7 +15,7 @@ if (md) printMarkdownBench(md);
 const scrape = await runScrapeBench();
 if (scrape) printScrapeBench(scrape);
 
-const crawl = await runCrawlBench({ rounds: 2 });
+const crawl = await runCrawlBench({ rounds: 3 });
 if (crawl) printCrawlBench(crawl);
 
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
