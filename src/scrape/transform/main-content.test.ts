@@ -1190,6 +1190,19 @@ describe('content scoring', () => {
     expect(isRailHeading('Comments')).toBe(false); // a forum's own posts
   });
 
+  it("drops a shop's reviews widget that an invitation to review heads, and keeps a plain \"Reviews\" section", () => {
+    const widget = `<div class="c-7"><h2>Be the first to review this item</h2><p>This is a unique item, and there are no reviews yet. See what customers say about other items from this shop.</p><p>5.0 (1.1k sales)</p></div>`;
+    const html = `<body><div><div><h1>Stoneware Mug</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${widget}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('no reviews yet');
+    expect(isRailHeading('Write a review')).toBe(true);
+    expect(isRailHeading('Add a Review')).toBe(true);
+    expect(isRailHeading('Reviews')).toBe(false); // a review site's or a shop's own section
+    expect(isRailHeading('Customer Reviews')).toBe(false);
+    expect(isRailHeading('Write a review of your stay to win a prize')).toBe(false);
+  });
+
   it('drops a teaser rail wrapped in an <article> that its rail heading opens', () => {
     const card = (n: number) =>
       `<article class="post"><h2><a href="/o${n}">Other story ${n}</a></h2><p>Another story's teaser, long enough to read as prose, to tempt you away from here.</p></article>`;

@@ -470,9 +470,11 @@ const RAIL_HEADING_INTL =
 
 /**
  * An invitation to comment heads the comment box, never content. Not "Comments" or "Replies":
- * on a forum or Q&A page those head the page's own posts.
+ * on a forum or Q&A page those head the page's own posts. A shop's invitation to review ("Be
+ * the first to review this item", "Write a review") heads its reviews widget the same way; not
+ * "Reviews" or "Customer reviews": review sites and some shops' own pages head content so.
  */
-const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think)$/iu;
+const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think|(?:be the first to|write a|add a|leave a|submit a|write your own) review(?: (?:this|for this) (?:item|product))?)$/iu;
 
 /** A rail heading is a few words; longer text is not tried against the patterns. */
 const RAIL_HEADING_MAX = 60;
