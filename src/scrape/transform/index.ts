@@ -78,6 +78,24 @@ function cleanContent(html: string, baseUrl: string, content: ContentOptions, sc
     // The tag/class rules emptied a page that has text (its content sits inside a mis-nested
     // header, or only in <noscript>): score the page again without them.
     cleaned = scanDocument(html, { baseUrl, content: { ...content, lenient: true } }).content;
+    // Even so, only a heading: a script shell's label for crawlers (a hidden "<h1>Shop</h1>",
+    // the rest left to its scripts), a title with no content under it. The page has none.
+    if (cleaned !== undefined && isLoneHeading(cleaned.content)) return '';
   }
   return cleaned?.content ?? '';
+}
+
+/** Longest result looked at (the html format's wrappers included): a lone heading is short. */
+const LONE_HEADING_MAX = 2000;
+const LONE_HEADING_MD = /^\s*#{1,6} [^\n]*\s*$/;
+const HEADING_HTML = /<h([1-6])\b[^>]*>[\s\S]*?<\/h\1\s*>/i;
+
+/** Whether the kept content is one heading and nothing else: no other text, no picture. */
+function isLoneHeading(content: string): boolean {
+  if (content.length > LONE_HEADING_MAX) return false;
+  if (LONE_HEADING_MD.test(content)) return true;
+  const m = HEADING_HTML.exec(content);
+  if (m === null) return false;
+  const rest = content.slice(0, m.index) + content.slice(m.index + m[0].length);
+  return !/<img\b/i.test(rest) && rest.replace(/<[^>]*>/g, '').trim() === '';
 }

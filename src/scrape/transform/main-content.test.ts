@@ -779,6 +779,17 @@ describe('content scoring', () => {
     expect(transformPage(html, opts(), MD).markdown).toBe('');
   });
 
+  it('returns nothing for an app shell whose only text besides its footer is a hidden heading for crawlers', () => {
+    const footer = `<footer><dl><dt>Help</dt><dd><a href="/help">Help Center</a>, <a href="/disputes">Disputes and reports</a>, <a href="/returns">Returns and refunds</a></dd></dl>
+      <p>Browse by category: computers, phones, home, garden, toys, sports, beauty, jewellery, shoes and bags.</p></footer>`;
+    const html = `<body><div style="display:none;"><h1>Shop</h1></div><div id="root"></div>${footer}</body>`;
+    expect(transformPage(html, opts(), MD).markdown).toBe('');
+    expect(transformPage(html, opts(), { ...MD, html: true }).html).toBe('');
+    // A heading over the page's own words is content as ever.
+    const page = `<body><div style="display:none;"><h1>Shop</h1></div><div id="root"><p>Hand-thrown mug, glazed in ash white.</p></div>${footer}</body>`;
+    expect(transformPage(page, opts(), MD).markdown).toContain('Hand-thrown mug');
+  });
+
   it('still reads a <noscript> that names JavaScript in its own prose', () => {
     const html = `<body><div id="app"></div><noscript><div class="post"><p>${prose(1)}</p>
       <p>Our guide explains why the old plugin requires JavaScript and how the new one does without it, step by step, with examples.</p></div></noscript></body>`;
