@@ -866,7 +866,8 @@ export class ContentFilter {
       this.paraHead = '';
     }
     if (name === 'h1') this.h1Kept++;
-    else if (this.onlyMain && this.headCapture < 0 && bits & IS_SUBHEADING) {
+    // A disclosure's <summary> titles the panel it opens, as a heading titles its section.
+    else if (this.onlyMain && this.headCapture < 0 && (bits & IS_SUBHEADING || name === 'summary')) {
       this.headCapture = depth;
       this.headBuf = '';
       this.headStartText = this.keptText;
@@ -1606,6 +1607,9 @@ export class ContentFilter {
   private markRail(): void {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;
+      // The inline wrappers markdown writes nothing for (an accordion's <span role="button">
+      // trigger around its heading) are looked through, as the html format's would be.
+      if (!f.emitted && i > this.includeDepth) continue;
       // An <article> a rail heading opens is a teaser card wrapper (themes reuse the post markup
       // for the rail); a <main> never is.
       const railArticle = f.candidate?.kind === 'article';

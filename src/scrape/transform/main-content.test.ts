@@ -1214,6 +1214,22 @@ describe('content scoring', () => {
     expect(isRailHeading('Write a review of your stay to win a prize')).toBe(false);
   });
 
+  it("drops a shop's shipping-and-returns panel, titled in a <summary> or in a heading a trigger wraps, and keeps the product's own panels", () => {
+    const policy = 'Free standard shipping on orders over fifty dollars, and free returns within thirty days of delivery.';
+    const html = `<body><main><h1>Trail Runner</h1>${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}
+      <details><summary><div>Description</div></summary><p>${prose(3)}</p></details>
+      <details><summary><div>Delivery &amp; Returns</div></summary><p>${policy}</p><p>Express delivery arrives in one to two business days.</p></details>
+      <div class="collapsible"><span role="button" aria-expanded="false"><span><h3>Shipping and Returns</h3></span></span>
+      <div class="collapsible-content"><p>Need it fast? Try express shipping. We offer a thirty-day return policy on unworn items.</p></div></div></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['Description', prose(3)]) expect(md).toContain(kept);
+    for (const gone of ['Delivery & Returns', 'free returns within thirty days', 'Express delivery', 'Shipping and Returns', 'Need it fast']) expect(md).not.toContain(gone);
+    expect(isRailHeading('Shipping & Returns')).toBe(true);
+    expect(isRailHeading('Returns and exchanges')).toBe(true);
+    expect(isRailHeading('Return policy')).toBe(false); // a section of a shop's own terms page
+    expect(isRailHeading('Free shipping on orders over $50')).toBe(false);
+  });
+
   it('drops a teaser rail wrapped in an <article> that its rail heading opens', () => {
     const card = (n: number) =>
       `<article class="post"><h2><a href="/o${n}">Other story ${n}</a></h2><p>Another story's teaser, long enough to read as prose, to tempt you away from here.</p></article>`;

@@ -476,6 +476,14 @@ const RAIL_HEADING_INTL =
  */
 const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think|(?:be the first to|write a|add a|leave a|submit a|write your own) review(?: (?:this|for this) (?:item|product))?)$/iu;
 
+/**
+ * A shop's shipping and returns terms, the same on every product page, head their own panel
+ * beside the product's description and specs: the shop's, not the product's. Only the paired
+ * phrases: "Return policy" alone also heads a section of the shop's own terms page.
+ */
+const POLICY_HEADING =
+  /^(?:(?:shipping|delivery) (?:&|and|\+) returns?|returns? (?:&|and) (?:exchanges|refunds)|shipping (?:&|and) delivery)$/iu;
+
 /** A rail heading is a few words; longer text is not tried against the patterns. */
 const RAIL_HEADING_MAX = 60;
 
@@ -483,7 +491,7 @@ export function isRailHeading(text: string): boolean {
   const t = withoutTrailingMarks(text).replace(COLLAPSIBLE_SPACE, ' ').trim();
   if (t.length === 0 || t.length > RAIL_HEADING_MAX) return false;
   const u = t.replace(/’/g, "'");
-  return RAIL_HEADING.test(u) || RAIL_HEADING_INTL.test(u) || DISCUSSION_HEADING.test(u);
+  return RAIL_HEADING.test(u) || RAIL_HEADING_INTL.test(u) || DISCUSSION_HEADING.test(u) || POLICY_HEADING.test(u);
 }
 
 /** The text without the colons, stops, ellipses, exclamation marks and spaces it ends in. */
