@@ -3,15 +3,74 @@
  * to show its content, and was the request blocked (so `proxy: auto` should try again)?
  */
 
-const NON_CONTENT = /<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
-const TAGS = /<[^>]*>/g;
 const MOUNT_POINT = /<(div|main|section)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|svelte|main-app|application)["']?[^>]*>\s*<\/\1>/i;
 const ENABLE_JS = /<noscript\b[^>]*>[\s\S]{0,400}?(enable|turn on|requires?)\s+javascript/i;
 
-/** Visible text length of an HTML document, roughly (no DOM: this runs on every page). */
-export function visibleTextLength(html: string): number {
-  const body = /<body\b[\s\S]*$/i.exec(html)?.[0] ?? html;
-  return body.replace(NON_CONTENT, ' ').replace(TAGS, ' ').replace(/&[a-z#0-9]+;/gi, ' ').replace(/\s+/g, ' ').trim().length;
+/** Elements whose content is never read as the page's text, each with the search for its end tag. */
+const UNSEEN = ['script', 'style', 'noscript', 'template', 'svg', 'head'].map((name) => ({ name, end: new RegExp(`</${name}\\s*>`, 'gi') }));
+const ENTITY = /&[a-z#0-9]+;/iy;
+const BODY = /<body\b/i;
+
+/**
+ * Visible text length of an HTML document, roughly (no DOM: this runs on every page): the text
+ * from `<body` on, outside tags, comments and the elements above, an entity and each run of white
+ * space counting one, the ends none. Counting stops at `enough`: callers ask whether a page holds
+ * a few hundred characters, which a real page's first screen answers, where regular expressions
+ * over the whole page cost some 0.7 ms on a 240 KB page.
+ */
+export function visibleTextLength(html: string, enough = Infinity): number {
+  let i = BODY.exec(html)?.index ?? 0;
+  let count = 0;
+  let gap = false;
+  while (i < html.length) {
+    const c = html.charCodeAt(i);
+    const skipTo = c === 60 ? markupEnd(html, i) : c === 38 ? entityEnd(html, i) : isSpace(c) ? i + 1 : -1;
+    if (skipTo > 0) {
+      gap = true;
+      i = skipTo;
+      continue;
+    }
+    if (gap && count > 0) count++;
+    gap = false;
+    if (++count >= enough) return count;
+    i++;
+  }
+  return count;
+}
+
+/** Where the comment, unseen element or tag opening at `at` ends; -1 when the `<` is text. */
+function markupEnd(html: string, at: number): number {
+  if (html.startsWith('<!--', at)) {
+    const end = html.indexOf('-->', at + 4);
+    if (end >= 0) return end + 3;
+  }
+  for (const { name, end } of UNSEEN) {
+    const after = at + 1 + name.length;
+    // (The first letter, any case, is compared before anything is sliced off the page.)
+    if ((html.charCodeAt(at + 1) | 0x20) !== name.charCodeAt(0) || html.slice(at + 1, after).toLowerCase() !== name || isWordChar(html.charCodeAt(after))) continue;
+    end.lastIndex = after;
+    const close = end.exec(html);
+    if (close) return close.index + close[0].length;
+  }
+  const gt = html.indexOf('>', at + 1);
+  return gt >= 0 ? gt + 1 : -1;
+}
+
+function entityEnd(html: string, at: number): number {
+  ENTITY.lastIndex = at;
+  return ENTITY.test(html) ? ENTITY.lastIndex : -1;
+}
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** `\w`: what a `\b` after a tag name must not be followed by. */
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /**
@@ -21,7 +80,7 @@ export function visibleTextLength(html: string): number {
  */
 export function needsJavaScript(html: string): boolean {
   if (html.length > 2_000_000) return false;
-  const text = visibleTextLength(html);
+  const text = visibleTextLength(html, 200);
   if (text >= 200) return false;
   if (MOUNT_POINT.test(html) || ENABLE_JS.test(html)) return true;
   const scripts = html.match(/<script\b/gi)?.length ?? 0;

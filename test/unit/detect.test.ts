@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksBlocked, needsJavaScript } from '../../src/scrape/detect.js';
+import { looksBlocked, needsJavaScript, visibleTextLength } from '../../src/scrape/detect.js';
 
 describe('does a page need JavaScript?', () => {
   it('says yes for an empty mount point', () => {
@@ -14,6 +14,20 @@ describe('does a page need JavaScript?', () => {
   });
   it('says no for a short static page without scripts', () => {
     expect(needsJavaScript('<html><body><h1>Hi</h1></body></html>')).toBe(false);
+  });
+});
+
+describe('how much text does a page show?', () => {
+  const page = '<html><head><title>Not counted</title></head><body><script>var a = "<p>not text</p>";</script><!-- a comment --> Hello &amp; <b>world</b>  <svg><text>a label</text></svg></body></html>';
+  it('counts the body text outside tags, comments, scripts and the like, a run of white space or an entity as one', () => {
+    expect(visibleTextLength(page)).toBe('Hello world'.length);
+  });
+  it('stops counting once it has seen enough', () => {
+    expect(visibleTextLength(page, 3)).toBe(3);
+  });
+  it('keeps a shell a shell behind a large inline script', () => {
+    const bundle = `<script>${'window.__STATE__ = {"a": "<div>x</div>"};'.repeat(5000)}</script>`;
+    expect(needsJavaScript(`<html><body><div id="app"></div>${bundle}</body></html>`)).toBe(true);
   });
 });
 
