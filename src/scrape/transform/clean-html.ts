@@ -8,6 +8,7 @@ import {
   type AttrSource,
   VOID_ELEMENTS,
   cleanText,
+  codeAt,
   decodeAttr,
   escapeAttr,
   escapeText,
@@ -153,8 +154,9 @@ const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…)|(?:\s+[\p{L}_-]+){1,2}\s*(?:\.
 const LOADING_MAX = 40;
 /** A cheap test first, on the first letter: most short texts are not placeholders. */
 function mayBeLoading(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    const c = codeAt(text, i);
     if (c > 127) return true;
     if (c !== 32 && (c < 9 || c > 13)) return (c | 32) === 108;
   }
@@ -910,7 +912,7 @@ export class ContentFilter {
     if (this.onlyMain && n <= LOADING_MAX && this.inPre === 0 && mayBeLoading(data) && LOADING.test(data)) return;
     if (this.inPre === 0) {
       let i = 0;
-      while (i < n && isHtmlSpace(data.charCodeAt(i))) i++;
+      while (i < n && isHtmlSpace(codeAt(data, i))) i++;
       if (i === n) {
         this.inlineGap = 0;
         // Whitespace between elements carries no content: it is not counted, and right after a
@@ -926,10 +928,10 @@ export class ContentFilter {
       // Such elements are laid out apart (flex items, inline blocks): "Drama" and "Thriller" are
       // two words, not "DramaThriller". Only letters meeting letters: numbers beside their units
       // ("12<span>px</span>") are left as the markup has them.
-      if (this.inlineGap === 2 && i === 0 && this.lastWord && !this.atBlockStart && isLetter(data.charCodeAt(0))) data = ' ' + data;
+      if (this.inlineGap === 2 && i === 0 && this.lastWord && !this.atBlockStart && isLetter(codeAt(data, 0))) data = ' ' + data;
       this.inlineGap = 0;
       // (A drop cap, "<span>I</span><span>f</span>", is one letter of the word after it.)
-      this.lastWord = data.length > 1 && isLetter(data.charCodeAt(data.length - 1));
+      this.lastWord = data.length > 1 && isLetter(codeAt(data, data.length - 1));
     }
     this.keptText += n;
     // Only a short block's text is ever read back, so the tail stops growing past that.

@@ -4,7 +4,7 @@
  * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
  */
 import type { BlockNode } from './content-score.js';
-import { type AttrSource, COLLAPSIBLE_SPACE } from './html-util.js';
+import { type AttrSource, COLLAPSIBLE_SPACE, codeAt } from './html-util.js';
 import { boundedMemo } from '../../memo.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
@@ -498,7 +498,7 @@ export function isRailHeading(text: string): boolean {
 function withoutTrailingMarks(text: string): string {
   let end = text.length;
   for (; end > 0; end--) {
-    const c = text.charCodeAt(end - 1);
+    const c = codeAt(text, end - 1);
     if (c !== 58 && c !== 46 && c !== 0x2026 && c !== 33 && !isWhitespace(c)) break;
   }
   return end === text.length ? text : text.slice(0, end);

@@ -11,7 +11,7 @@
  * prefixes of the containers it lands in. Inline markers (`**`, `[`) are likewise written only
  * when content follows them, so empty emphasis and empty links vanish.
  */
-import { decodeText } from './html-util.js';
+import { codeAt, decodeText } from './html-util.js';
 
 /** What the content pass knows about an element that the markdown needs. */
 export interface MdOpen {
@@ -527,13 +527,13 @@ export class MarkdownWriter {
     }
     const n = s.length;
     let start = 0;
-    while (start < n && isSpace(s.charCodeAt(start))) start++;
+    while (start < n && isSpace(codeAt(s, start))) start++;
     if (start === n) {
       if (n > 0) this.space = true;
       return;
     }
     let end = n;
-    while (isSpace(s.charCodeAt(end - 1))) end--;
+    while (isSpace(codeAt(s, end - 1))) end--;
     if (start > 0 || end < n) s = s.slice(start, end);
     if (s.includes('\u00a0')) s = s.replace(NBSP, ' ');
     s = s.replace(SPACE_RUN, ' ');
@@ -815,25 +815,26 @@ function isWordChar(c: number): boolean {
 function escapeInline(s: string, plain: boolean): string {
   let out = '';
   let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = codeAt(s, i);
     let escape = false;
     switch (c) {
       case 96: // `
         escape = true;
         break;
       case 42: // *
-        escape = !(i > 0 && s.charCodeAt(i - 1) === 32 && s.charCodeAt(i + 1) === 32);
+        escape = !(i > 0 && codeAt(s, i - 1) === 32 && codeAt(s, i + 1) === 32);
         break;
       case 95: // _
-        escape = !(i > 0 && isWordChar(s.charCodeAt(i - 1)) && isWordChar(s.charCodeAt(i + 1)));
+        escape = !(i > 0 && isWordChar(codeAt(s, i - 1)) && isWordChar(codeAt(s, i + 1)));
         break;
       case 126: // ~
-        escape = s.charCodeAt(i + 1) === 126 || (i > 0 && s.charCodeAt(i - 1) === 126);
+        escape = codeAt(s, i + 1) === 126 || (i > 0 && codeAt(s, i - 1) === 126);
         break;
       case 60: {
         // <
-        const n = s.charCodeAt(i + 1);
+        const n = codeAt(s, i + 1);
         escape = (n >= 65 && n <= 90) || (n >= 97 && n <= 122) || n === 47 || n === 33 || n === 63;
         break;
       }
@@ -842,10 +843,10 @@ function escapeInline(s: string, plain: boolean): string {
         escape = ENTITY.test(s);
         break;
       case 92: // backslash
-        escape = plain && (i + 1 === s.length || isAsciiPunct(s.charCodeAt(i + 1)));
+        escape = plain && (i + 1 === len || isAsciiPunct(codeAt(s, i + 1)));
         break;
       case 93: // ]
-        escape = plain && s.charCodeAt(i + 1) === 40;
+        escape = plain && codeAt(s, i + 1) === 40;
         break;
     }
     if (escape) {
@@ -862,7 +863,7 @@ const ORDERED_START = /^(\d{1,9})([.)])(?=[ \t]|$)/;
 
 /** Escapes an opening that would make text at the start of a line a block of its own. */
 function escapeLineStart(s: string): string {
-  const c = s.charCodeAt(0);
+  const c = codeAt(s, 0);
   if (c >= 48 && c <= 57) return ORDERED_START.test(s) ? s.replace(ORDERED_START, '$1\\$2') : s;
   if (c !== 35 && c !== 62 && c !== 45 && c !== 43 && c !== 61 && c !== 126) return s;
   return BLOCK_START.test(s) ? '\\' + s : s;
@@ -987,7 +988,7 @@ export function withoutRepeatedImages(md: string): string {
 
 /** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde or indentation can). */
 function isFenceLine(line: string): boolean {
-  const c = line.charCodeAt(0);
+  const c = codeAt(line, 0);
   return (c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line);
 }
 
@@ -1025,7 +1026,7 @@ function withoutRepeatedLines(lines: string[]): string[] {
     }
     if (fence) continue;
     const key = lineText(line);
-    if (key === '' || key.charCodeAt(0) === 124 || isListItemLine(key)) continue;
+    if (key === '' || codeAt(key, 0) === 124 || isListItemLine(key)) continue;
     keys[i] = key;
     ordinal[i] = nth++;
     const first = firstAt.get(key);
@@ -1129,9 +1130,10 @@ function withoutRepeatedLists(lines: string[]): string[] {
     if (fence) continue;
     // Most lines are neither blank nor list items: told by their first mark, before any trimming.
     let a = 0;
-    while (a < line.length && isSpace(line.charCodeAt(a))) a++;
-    if (a === line.length) continue;
-    const c = line.charCodeAt(a);
+    const len = line.length;
+    while (a < len && isSpace(codeAt(line, a))) a++;
+    if (a === len) continue;
+    const c = codeAt(line, a);
     if (c > 127 && line.trim() === '') continue;
     if (!(c === 45 || c === 42 || c === 43 || (c >= 48 && c <= 57)) || !isListItemLine(line.trim())) {
       close();
@@ -1169,13 +1171,13 @@ function withoutRepeatedLists(lines: string[]): string[] {
 
 /** Whether a line opens with a link or a picture (a card's title, its photo): a listing's item, which may be listed again. */
 function isLinkLine(key: string): boolean {
-  const c = key.charCodeAt(0);
+  const c = codeAt(key, 0);
   return c === 91 || c === 33;
 }
 
 /** Whether a line opens a list item (only one that starts with a marker or a digit can). */
 function isListItemLine(line: string): boolean {
-  const c = line.charCodeAt(0);
+  const c = codeAt(line, 0);
   return (c === 45 || c === 42 || c === 43 || (c >= 48 && c <= 57)) && LIST_ITEM.test(line);
 }
 
@@ -1184,10 +1186,10 @@ function lineText(line: string): string {
   let a = 0;
   let b = line.length;
   for (; a < b; a++) {
-    const c = line.charCodeAt(a);
+    const c = codeAt(line, a);
     if (c !== 32 && c !== 9 && c !== 35 && c !== 62) break;
   }
-  while (b > a && (line.charCodeAt(b - 1) === 32 || line.charCodeAt(b - 1) === 9)) b--;
+  while (b > a && (codeAt(line, b - 1) === 32 || codeAt(line, b - 1) === 9)) b--;
   return a === 0 && b === line.length ? line : line.slice(a, b);
 }
 
@@ -1195,8 +1197,9 @@ function lineText(line: string): string {
 export function countWords(s: string): number {
   let n = 0;
   let inWord = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = codeAt(s, i);
     const w = c > 127 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
     if (w && !inWord) n++;
     inWord = w;

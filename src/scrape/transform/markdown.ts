@@ -2,6 +2,7 @@
  * Markdown helpers: code languages from class conventions, whole-document conversion, and the
  * final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
  */
+import { codeAt } from './html-util.js';
 import { scanDocument } from './scan.js';
 
 /** Languages that name no language: a fence without a tag says the same more plainly. */
@@ -123,8 +124,9 @@ const FENCE = /^(?:[ ]*>)*[ ]*(`{3,}|~{3,})/;
 
 /** Whether a line may open or close a fence (see FENCE): its first mark past spaces and quote markers is a backtick or a tilde. */
 function mayBeFence(line: string): boolean {
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
+  const len = line.length;
+  for (let i = 0; i < len; i++) {
+    const c = codeAt(line, i);
     if (c !== 32 && c !== 62) return c === 96 || c === 126;
   }
   return false;
@@ -168,7 +170,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
     // there would read as part of the code's surroundings, so give it its blank line.
     if (closedFence && raw !== '') out.push('');
     closedFence = false;
-    const last = raw.charCodeAt(raw.length - 1);
+    const last = codeAt(raw, raw.length - 1);
     let line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
     // Inline elements that rendered as nothing leave doubled spaces between words.
     if (line.includes('  ')) line = line.replace(INNER_SPACES, ' ');
@@ -187,7 +189,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
       continue;
     }
     // Nested blockquotes come out of the converter with stacks of empty `>` lines.
-    const quoteOnly = line.charCodeAt(0) === 62 && QUOTE_ONLY.test(line);
+    const quoteOnly = codeAt(line, 0) === 62 && QUOTE_ONLY.test(line);
     if (quoteOnly && prevQuoteOnly) continue;
     prevQuoteOnly = quoteOnly;
     blank = 0;
