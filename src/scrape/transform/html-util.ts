@@ -20,9 +20,18 @@ export function attrsFrom(record: Readonly<Record<string, string>>): AttrSource 
  * V8's stub cache on every character. Calling the method itself skips the lookup (about a third
  * of the instructions of such a loop, measured with cachegrind). Loops should read `s.length`
  * once, too: it is a lookup of the same kind.
+ *
+ * `i` must be within `s` (see codeOrNone for a read that may not be): every caller shares this
+ * one call, and a single read past the end makes V8 stop inlining it for all of them (the
+ * builtin is then called for each character, which cost more than the lookup saved).
  */
 export function codeAt(s: string, i: number): number {
   return String.prototype.charCodeAt.call(s, i);
+}
+
+/** The code of `s[i]`, or -1 when `i` is not within `s` (of length `len`); see codeAt. */
+export function codeOrNone(s: string, i: number, len: number): number {
+  return i >= 0 && i < len ? codeAt(s, i) : -1;
 }
 
 /** Elements that never have a closing tag; the serializer must not emit one for them. */

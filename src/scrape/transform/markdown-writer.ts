@@ -11,7 +11,7 @@
  * prefixes of the containers it lands in. Inline markers (`**`, `[`) are likewise written only
  * when content follows them, so empty emphasis and empty links vanish.
  */
-import { codeAt, decodeText } from './html-util.js';
+import { codeAt, codeOrNone, decodeText } from './html-util.js';
 
 /** What the content pass knows about an element that the markdown needs. */
 export interface MdOpen {
@@ -824,17 +824,17 @@ function escapeInline(s: string, plain: boolean): string {
         escape = true;
         break;
       case 42: // *
-        escape = !(i > 0 && codeAt(s, i - 1) === 32 && codeAt(s, i + 1) === 32);
+        escape = !(i > 0 && codeAt(s, i - 1) === 32 && codeOrNone(s, i + 1, len) === 32);
         break;
       case 95: // _
-        escape = !(i > 0 && isWordChar(codeAt(s, i - 1)) && isWordChar(codeAt(s, i + 1)));
+        escape = !(i > 0 && isWordChar(codeAt(s, i - 1)) && isWordChar(codeOrNone(s, i + 1, len)));
         break;
       case 126: // ~
-        escape = codeAt(s, i + 1) === 126 || (i > 0 && codeAt(s, i - 1) === 126);
+        escape = codeOrNone(s, i + 1, len) === 126 || (i > 0 && codeAt(s, i - 1) === 126);
         break;
       case 60: {
         // <
-        const n = codeAt(s, i + 1);
+        const n = codeOrNone(s, i + 1, len);
         escape = (n >= 65 && n <= 90) || (n >= 97 && n <= 122) || n === 47 || n === 33 || n === 63;
         break;
       }
@@ -843,10 +843,10 @@ function escapeInline(s: string, plain: boolean): string {
         escape = ENTITY.test(s);
         break;
       case 92: // backslash
-        escape = plain && (i + 1 === len || isAsciiPunct(codeAt(s, i + 1)));
+        escape = plain && (i + 1 === len || isAsciiPunct(codeOrNone(s, i + 1, len)));
         break;
       case 93: // ]
-        escape = plain && codeAt(s, i + 1) === 40;
+        escape = plain && codeOrNone(s, i + 1, len) === 40;
         break;
     }
     if (escape) {
@@ -988,6 +988,7 @@ export function withoutRepeatedImages(md: string): string {
 
 /** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde or indentation can). */
 function isFenceLine(line: string): boolean {
+  if (line === '') return false;
   const c = codeAt(line, 0);
   return (c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line);
 }

@@ -2,7 +2,7 @@
  * Markdown helpers: code languages from class conventions, whole-document conversion, and the
  * final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
  */
-import { codeAt } from './html-util.js';
+import { codeAt, codeOrNone } from './html-util.js';
 import { scanDocument } from './scan.js';
 
 /** Languages that name no language: a fence without a tag says the same more plainly. */
@@ -170,7 +170,7 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
     // there would read as part of the code's surroundings, so give it its blank line.
     if (closedFence && raw !== '') out.push('');
     closedFence = false;
-    const last = codeAt(raw, raw.length - 1);
+    const last = codeOrNone(raw, raw.length - 1, raw.length);
     let line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
     // Inline elements that rendered as nothing leave doubled spaces between words.
     if (line.includes('  ')) line = line.replace(INNER_SPACES, ' ');
