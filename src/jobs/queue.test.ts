@@ -4,12 +4,10 @@
  * Redis stands in for a second process.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dropSchema, openStore, type Store } from '../store/db.js';
+import type { Store } from '../store/db.js';
+import { scratchStore } from '../../test/helpers/scratch-store.js';
 import { BullQueueFactory } from './bullmq.js';
 import { EmbeddedQueueFactory } from './embedded.js';
 import type { JobQueue, QueueFactory, QueueJob } from './queue.js';
@@ -30,14 +28,12 @@ interface Impl {
 const runId = randomUUID().replace(/-/g, '').slice(0, 12);
 
 function embedded(name: string, databaseUrl?: string): Impl {
-  let dataDir = '';
-  const schema = `gleaner_test_queue_${runId}`;
+  const scratch = scratchStore('queue', databaseUrl);
   let first: Store | undefined;
-  const open = () => openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+  const open = () => scratch.open();
   return {
     name,
     async setup() {
-      dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-queue-'));
       first = await open();
     },
     async factory(opts = {}) {
@@ -54,8 +50,7 @@ function embedded(name: string, databaseUrl?: string): Impl {
     },
     async teardown() {
       await first?.close();
-      if (databaseUrl) await dropSchema(databaseUrl, schema);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await scratch.remove();
     },
   };
 }

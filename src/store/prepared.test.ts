@@ -1,20 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, openStore, type Store } from './db.js';
+import { scratchStore } from '../../test/helpers/scratch-store.js';
+import type { Store } from './db.js';
 import { affected, prepared } from './prepared.js';
 
-const databaseUrl = process.env.DATABASE_URL;
-const schema = `prepared_${process.pid}_${Date.now()}`;
-
 describe('a prepared query', () => {
-  let dataDir: string;
+  const scratch = scratchStore('prepared', process.env.DATABASE_URL);
   let store: Store;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-prepared-'));
-    store = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    store = await scratch.open();
     await store.db
       .insertInto('webhook_secrets')
       .values([
@@ -25,8 +19,7 @@ describe('a prepared query', () => {
   });
   afterAll(async () => {
     await store?.close();
-    if (databaseUrl) await dropSchema(databaseUrl, schema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
   it('runs with the values of each call, keeping the constants it was built with', async () => {

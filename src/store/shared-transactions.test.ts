@@ -1,20 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dropSchema, openStore, type Store } from './db.js';
+import { scratchStore } from '../../test/helpers/scratch-store.js';
+import type { Store } from './db.js';
 import { SharedTransactions } from './shared-transactions.js';
 
-const databaseUrl = process.env.DATABASE_URL;
-const schema = `shared_tx_${process.pid}_${Date.now()}`;
-
 describe('shared transactions', () => {
-  let dataDir: string;
+  const scratch = scratchStore('shared_tx', process.env.DATABASE_URL);
   let store: Store;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-shared-tx-'));
-    store = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    store = await scratch.open();
   });
   afterEach(async () => {
     vi.restoreAllMocks();
@@ -22,8 +16,7 @@ describe('shared transactions', () => {
   });
   afterAll(async () => {
     await store?.close();
-    if (databaseUrl) await dropSchema(databaseUrl, schema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
   const insert = (shared: SharedTransactions, team: string) =>

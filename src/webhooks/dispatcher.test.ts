@@ -3,15 +3,13 @@
  * PostgreSQL when DATABASE_URL is set (in a throw-away schema).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AddressPolicy, SsrfGuard } from '../security/ssrf.js';
-import { dropSchema, openStore, type Store } from '../store/db.js';
+import type { Store } from '../store/db.js';
+import { scratchStore } from '../../test/helpers/scratch-store.js';
 import { WebhookDispatcher, backoffDelay, eventFilterName, type WebhookDispatcherOptions } from './dispatcher.js';
 import { monitorWebhookSchema, webhookSchema, type WebhookTarget } from './schema.js';
 import { signBody, verifySignature } from './sign.js';
@@ -76,9 +74,9 @@ if (process.env.DATABASE_URL) backends.push({ name: 'postgres', databaseUrl: pro
 
 describe.each(backends)('webhook delivery on $name', ({ databaseUrl }) => {
   let store: Store;
-  let dataDir: string;
   let rx: Receiver;
-  const schema = `t_hooks_${randomBytes(4).toString('hex')}`;
+  const scratch = scratchStore('hooks', databaseUrl);
+  const run = randomBytes(4).toString('hex');
   const open: WebhookDispatcher[] = [];
   const team = 'team-' + randomUUID();
 
@@ -91,8 +89,7 @@ describe.each(backends)('webhook delivery on $name', ({ databaseUrl }) => {
   const hitsOf = (stream: string) => rx.hits.filter((h) => h.body.id === stream);
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-hooks-'));
-    store = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    store = await scratch.open();
     rx = await startReceiver();
   });
   afterEach(async () => {
@@ -102,8 +99,7 @@ describe.each(backends)('webhook delivery on $name', ({ databaseUrl }) => {
   afterAll(async () => {
     await rx?.close();
     await store?.close();
-    if (databaseUrl) await dropSchema(databaseUrl, schema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
   it('signs the exact body with the team secret and sends headers, metadata and webhookId', async () => {
@@ -134,10 +130,10 @@ describe.each(backends)('webhook delivery on $name', ({ databaseUrl }) => {
 
   it('gives each team its own secret', async () => {
     const d = dispatcher();
-    const [a, b] = await Promise.all([d.secretFor('team-a-' + schema), d.secretFor('team-b-' + schema)]);
+    const [a, b] = await Promise.all([d.secretFor('team-a-' + run), d.secretFor('team-b-' + run)]);
     expect(a).not.toBe(b);
     // A second process (no cache) reads the same secret.
-    expect(await dispatcher().secretFor('team-a-' + schema)).toBe(a);
+    expect(await dispatcher().secretFor('team-a-' + run)).toBe(a);
   });
 
   it('filters events by the part after the dot, and monitor events by their full name', async () => {

@@ -2,13 +2,11 @@
  * The store's contract, run against every database this machine offers: SQLite always, and
  * PostgreSQL when DATABASE_URL is set (each run in its own schema, dropped afterwards).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlobStore } from '../../src/store/blobs.js';
-import { dropSchema, openStore, type Store } from '../../src/store/db.js';
+import type { Store } from '../../src/store/db.js';
+import { scratchStore } from '../helpers/scratch-store.js';
 import { DocumentRepository } from '../../src/store/documents.js';
 import { KeyRepository, hasScope } from '../../src/store/keys.js';
 
@@ -17,21 +15,18 @@ if (process.env.DATABASE_URL) backends.push({ name: 'postgres', databaseUrl: pro
 
 describe.each(backends)('store on $name', ({ databaseUrl }) => {
   let store: Store;
-  let dataDir: string;
-  const schema = `t_store_${randomBytes(4).toString('hex')}`;
+  const scratch = scratchStore('store', databaseUrl);
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-store-'));
-    store = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    store = await scratch.open();
   });
   afterAll(async () => {
     await store?.close();
-    if (databaseUrl) await dropSchema(databaseUrl, schema);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await scratch.remove();
   });
 
   it('migrates idempotently: opening an existing store again changes nothing', async () => {
-    const again = await openStore({ dataDir, ...(databaseUrl ? { databaseUrl, schema } : {}) });
+    const again = await scratch.open();
     await again.close();
   });
 
@@ -111,7 +106,7 @@ describe.each(backends)('store on $name', ({ databaseUrl }) => {
   });
 
   it('stores blobs behind signed, expiring links and purges expired ones', async () => {
-    const blobs = new BlobStore(store.db, dataDir, 60);
+    const blobs = new BlobStore(store.db, scratch.folder(), 60);
     const ref = await blobs.put('team-a', Buffer.from('png-bytes'), 'image/png');
     const url = new URL(blobs.urlPath(ref), 'http://h');
     expect(url.pathname).toBe(`/v2/files/${ref.id}.png`);
