@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { migrationProvider } from './migrations.js';
 import type { Database } from './schema.js';
+import { BACKSTOP_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
 
 /** The PostgreSQL driver, loaded only when a server uses PostgreSQL. */
 async function loadPg(): Promise<typeof import('pg').default> {
@@ -49,13 +50,25 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     store = { db, dialect: 'postgres', close: () => db.destroy() };
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
-    const file = new SQLite(path.join(opts.dataDir, 'gleaner.sqlite'));
+    const filename = path.join(opts.dataDir, 'gleaner.sqlite');
+    const file = new SQLite(filename);
     file.pragma('journal_mode = WAL');
     file.pragma('synchronous = NORMAL');
     file.pragma('busy_timeout = 5000');
     file.pragma('foreign_keys = ON');
+    // Checkpoints run on a thread of their own (see wal-checkpointer.ts); this connection's own
+    // threshold only bounds the log should that thread fall behind.
+    file.pragma(`wal_autocheckpoint = ${BACKSTOP_FRAMES}`);
+    const checkpointer = new WalCheckpointer(filename);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
-    store = { db, dialect: 'sqlite', close: () => db.destroy() };
+    store = {
+      db,
+      dialect: 'sqlite',
+      close: async () => {
+        await checkpointer.close();
+        await db.destroy();
+      },
+    };
   }
   await migrate(store, opts.databaseUrl ? opts.schema : undefined);
   return store;
