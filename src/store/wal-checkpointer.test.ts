@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,5 +81,16 @@ describe('the WAL checkpointer', () => {
     expect(fs.existsSync(`${file}-wal`)).toBe(false);
     writer = new SQLite(file);
     expect(writer.prepare('select count(*) as n from t').get()).toEqual({ n: 50 });
+  });
+
+  it('finishes closing when nothing else keeps the process alive (a command that opens the store and ends)', () => {
+    const module = new URL('./wal-checkpointer.ts', import.meta.url).href;
+    const script = `const { WalCheckpointer } = await import(${JSON.stringify(module)});
+      const c = new WalCheckpointer(${JSON.stringify(file)});
+      await c.close();
+      console.log('closed');`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.stdout.trim()).toBe('closed');
+    expect(r.status).toBe(0);
   });
 });

@@ -86,6 +86,8 @@ export class WalCheckpointer {
 
   /** Stops the thread and closes its connection; the writer's close then checkpoints what is left. */
   async close(): Promise<void> {
+    // Held open until the thread is gone: a caller awaiting close must not see the process end first.
+    this.worker.ref();
     this.worker.postMessage('close');
     await this.exited;
   }
