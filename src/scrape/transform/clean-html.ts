@@ -23,6 +23,7 @@ import {
   candidateText,
   chooseLandmark,
   isRailHeading,
+  isScriptHidden,
   mayMisfire,
   isNearlyEmpty,
   landmarkKind,
@@ -521,6 +522,9 @@ export class ContentFilter {
   private softDropDecorative = false;
   /** The subtree being dropped is named a footer (see FOOTER_MISFIRE_FACTOR). */
   private softDropFooter = false;
+  /** The subtree being dropped is only hidden until scripts run (see isScriptHidden), and whether the page's <h1> opened in it. */
+  private softDropScriptHidden = false;
+  private softDropH1 = false;
   private navLike = 0;
   private lang: string | undefined = undefined;
   private inPre = 0;
@@ -550,6 +554,9 @@ export class ContentFilter {
   private maxDroppedProse = 0;
   private softDropStart = -1;
   private maxDroppedStart = -1;
+  /** The same for a subtree hidden until scripts run: a misfire only on a page left (nearly) empty (see finish). */
+  private maxHiddenProse = 0;
+  private maxHiddenStart = -1;
   private readonly keepStarts: ReadonlySet<number> | undefined;
   private h1Kept = 0;
   private h1Capture = -1;
@@ -671,6 +678,7 @@ export class ContentFilter {
       // A picture hidden from screen readers (a card's image beside its own title) is still the
       // picture a card shows: its block is one of a grid's items although the image is not kept.
       if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
+      if (name === 'h1') this.softDropH1 = true;
       return;
     }
     if (this.onlyMain && this.includeDepth !== depth) {
@@ -716,6 +724,8 @@ export class ContentFilter {
         this.softDropStart = mayMisfire(why) ? start : -1;
         this.softDropDecorative = why === 'aria-hidden';
         this.softDropFooter = why.endsWith(':footer');
+        this.softDropScriptHidden = isScriptHidden(why);
+        this.softDropH1 = false;
         if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
         return;
       }
@@ -1067,7 +1077,12 @@ export class ContentFilter {
     if (depth === this.softDrop) {
       this.softDrop = -1;
       const prose = this.softDropFooter ? this.droppedProse / FOOTER_MISFIRE_FACTOR : this.droppedProse;
-      if (this.softDropStart >= 0 && prose > this.maxDroppedProse) {
+      if (this.softDropStart >= 0 && this.softDropScriptHidden) {
+        if (this.softDropH1 && prose > this.maxHiddenProse) {
+          this.maxHiddenProse = prose;
+          this.maxHiddenStart = this.softDropStart;
+        }
+      } else if (this.softDropStart >= 0 && prose > this.maxDroppedProse) {
         this.maxDroppedProse = prose;
         this.maxDroppedStart = this.softDropStart;
       }
@@ -1153,16 +1168,16 @@ export class ContentFilter {
       content = this.md !== undefined ? MarkdownWriter.title(this.firstH1) + content : `<h1>${escapeText(this.firstH1)}</h1>\n${content}`;
       keptText += this.firstH1.length;
     }
-    return {
-      content,
-      keptText,
-      baseText: this.baseText,
-      nearlyEmpty: this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText),
-      misfire:
-        this.onlyMain && this.maxDroppedProse >= MISFIRE_MIN_PROSE && this.maxDroppedProse > this.keptProse
-          ? this.maxDroppedStart
-          : undefined,
-    };
+    const nearlyEmpty = this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText);
+    let misfire: number | undefined;
+    if (this.onlyMain && this.maxDroppedProse >= MISFIRE_MIN_PROSE && this.maxDroppedProse > this.keptProse) misfire = this.maxDroppedStart;
+    // A wrapper hidden until scripts run that holds the content (an app that shows a shop's product
+    // once it has checked access, a block deferred until scripts run, a page that fades in) holds
+    // the page's title and leaves the page (nearly) empty: it is exempted rather than the whole
+    // page read without the rules. Beside content that was kept, a hidden copy with the title is a
+    // copy for crawlers; a hidden block without it is a popup (a policy, a sign-up form).
+    else if (nearlyEmpty && this.maxHiddenProse >= MISFIRE_MIN_PROSE && this.maxHiddenProse > this.keptProse) misfire = this.maxHiddenStart;
+    return { content, keptText, baseText: this.baseText, nearlyEmpty, misfire };
   }
 
   /**

@@ -944,6 +944,46 @@ describe('content scoring', () => {
     expect(md).not.toContain('Popup');
   });
 
+  it('exempts a wrapper hidden until scripts run that holds the page’s title, so its hidden popups stay out', () => {
+    // An app that checks access before it shows a shop's product, a block deferred until scripts
+    // run, a page that fades in: the whole content sits in a wrapper hidden by a style or a class.
+    const popup = (n: number) => `Popup ${n}: join our club today and save on every order, with free delivery, all year.`;
+    for (const hiding of ['style="display:none;"', 'class="root hide"']) {
+      const html = `<body><header><a href="/">Roastery</a></header><main><div ${hiding}><div class="product">
+        <h1>Dark Roast Coffee</h1><p><span class="visually-hidden">Regular price</span> $19.99</p>${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}
+        <div class="share-buttons"><p>Share this coffee with a friend and you both get ten percent off.</p></div></div></div></main>
+        <div style="display:none"><p>${popup(1)}</p><p>${popup(2)}</p></div></body>`;
+      const md = transformPage(html, opts(), MD).markdown!;
+      expect(md).toContain('# Dark Roast Coffee');
+      for (const n of [1, 2, 3, 4, 5, 6]) expect(md).toContain(prose(n));
+      expect(md).toContain('$19.99');
+      // The rules still apply inside it: the whole-page fallback would keep these.
+      expect(md).not.toContain('Regular price');
+      expect(md).not.toContain('Share this coffee');
+      expect(md).not.toContain('Popup');
+    }
+  });
+
+  it('exempts the hidden wrapper that holds the page’s title, not a longer hidden popup', () => {
+    const policy = (n: number) => `Policy note ${n}: as an authorised dealer we are bound by agreements with our suppliers, so some prices are shown only on request.`;
+    const html = `<body><main><div style="display:none"><h1>Laser projector</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => `<p>${prose(n)}</p>`).join('')}</div></main>
+      <div style="display:none" class="policy">${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => `<p>${policy(n)}</p>`).join('')}</div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(8));
+    expect(md).not.toContain('Policy note');
+  });
+
+  it('does not exempt a hidden copy of the story for crawlers beside the story it kept', () => {
+    // A copy marked up for search engines, hidden from readers, is the story again.
+    const html = `<body><article><h1>Budget approved</h1>${[1, 2, 3, 4, 5].map((n) => `<p>${prose(n)}</p>`).join('')}</article>
+      <div style="display:none;" itemscope itemtype="http://schema.org/NewsArticle"><h1 itemprop="name">Budget approved</h1>
+      <div itemprop="articleBody">${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(prose(5));
+    // The copy's markup differs (a teaser's extra line, its own blocks): none of it is read.
+    expect(md).not.toContain(prose(6));
+  });
+
   it('reads the content React streams in as a hidden boundary', () => {
     const html = `<body><div id="root"><template id="B:0"></template></div>
       <div hidden id="S:0"><main>${[1, 2].map((n) => `<p>${prose(n)}</p>`).join('')}</main></div>

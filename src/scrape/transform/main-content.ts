@@ -298,16 +298,30 @@ export function certainBoilerplateReason(name: string, attrs: AttrSource): strin
 }
 
 /**
- * Whether a drop for this reason can be a misfire on content: only the class/id vocabulary
- * guesses (a "widget" or "header" word on a content wrapper); tags, roles, hidden markers and
- * consent names mean what they say.
+ * Whether a drop for this reason can be a misfire on content: the class/id vocabulary guesses (a
+ * "widget" or "header" word on a content wrapper), and a wrapper hidden until scripts show it
+ * (see isScriptHidden); tags, roles, screen-reader-only markers and consent names mean what they say.
  */
 export function mayMisfire(reason: string): boolean {
+  if (isScriptHidden(reason)) return true;
   const colon = reason.indexOf(':');
   if (colon < 0) return false;
   const kind = reason.slice(0, colon);
   const word = reason.slice(colon + 1);
   return (kind === 'class' || kind === 'id') && (ALWAYS_WORDS.has(word) || OUTSIDE_WORDS.has(word));
+}
+
+/**
+ * Whether a drop for this reason is only that the element is hidden now, in a way a script undoes
+ * (an attribute, ARIA, an inline style, or a class scripts take off): an app that keeps a shop's
+ * product hidden until it has checked access, a block deferred until scripts run, a page that
+ * fades in. Such a wrapper is a misfire only when it holds the page's title and the rules left the
+ * page (nearly) empty without it (see ContentFilter.finish): a popup hidden until it is called
+ * holds prose too, but not the <h1>; a copy of the story for crawlers sits beside the story.
+ */
+export function isScriptHidden(reason: string): boolean {
+  if (reason === 'hidden' || reason === 'aria-hidden' || reason === 'hidden-style') return true;
+  return reason.startsWith('class:') && FOLDING_CLASSES.has(reason.slice(6));
 }
 
 /**
