@@ -638,6 +638,9 @@ describe('html format', () => {
 describe('content scoring', () => {
   const prose = (n: number) =>
     `Paragraph ${n} of the story explains, in plain words, what happened and why it matters to readers.`;
+  /** A shop's product page: its title and three paragraphs of description, and `beside` after them. */
+  const productPage = (title: string, beside: string) =>
+    `<body><div><div><h1>${title}</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${beside}</div></body>`;
   const teasers = (label: string) =>
     `<div class="${label}"><h3>More from the site</h3>${[1, 2, 3]
       .map((n) => `<div><a href="/t${n}">Teaser headline number ${n}</a><p>A short teaser, to tempt you.</p></div>`)
@@ -1055,7 +1058,7 @@ describe('content scoring', () => {
     const rail = `<div class="c-12"><h2>Pairs well with</h2>${[1, 2, 3]
       .map((n) => `<div><h3>Kettle stand ${n}</h3><p>A sturdy stand for your kettle, long enough to read as prose, to tempt you.</p></div>`)
       .join('')}</div>`;
-    const html = `<body><div><div><h1>Camp Kettle</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${rail}</div></body>`;
+    const html = productPage('Camp Kettle', rail);
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(3));
     expect(md).not.toContain('Kettle stand');
@@ -1082,7 +1085,7 @@ describe('content scoring', () => {
     const rail = `<div class="block"><h2><span>Complete the look</span><span>Outfit inspiration</span></h2>${[1, 2, 3]
       .map((n) => `<div><h3>Outfit ${n}</h3><p>A look built around a jacket, with boots and a beanie, for the city.</p></div>`)
       .join('')}</div>`;
-    const html = `<body><div><div><h1>Faux leather jacket</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${rail}</div></body>`;
+    const html = productPage('Faux leather jacket', rail);
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(3));
     expect(md).not.toContain('Outfit');
@@ -1243,7 +1246,7 @@ describe('content scoring', () => {
 
   it("drops a shop's reviews widget that an invitation to review heads, and keeps a plain \"Reviews\" section", () => {
     const widget = `<div class="c-7"><h2>Be the first to review this item</h2><p>This is a unique item, and there are no reviews yet. See what customers say about other items from this shop.</p><p>5.0 (1.1k sales)</p></div>`;
-    const html = `<body><div><div><h1>Stoneware Mug</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${widget}</div></body>`;
+    const html = productPage('Stoneware Mug', widget);
     const md = transformPage(html, opts(), MD).markdown!;
     expect(md).toContain(prose(3));
     expect(md).not.toContain('no reviews yet');
