@@ -12,8 +12,13 @@ import type { UrlGuard } from '../scrape/types.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
+/** Verdicts remembered per address string; the policy never changes, so neither do they. */
+const MAX_VERDICTS = 4096;
+
 export class AddressPolicy {
   private readonly allowed: Range[];
+  /** Parsing an address and matching it against ranges costs microseconds; a crawl asks per page. */
+  private readonly verdicts = new Map<string, boolean>();
 
   constructor(allowedCidrs: string[] = []) {
     this.allowed = allowedCidrs.map((cidr) => {
@@ -27,6 +32,16 @@ export class AddressPolicy {
 
   /** True when the address is public unicast, or inside an operator-allowed range. */
   isAllowed(ip: string): boolean {
+    let verdict = this.verdicts.get(ip);
+    if (verdict === undefined) {
+      verdict = this.judge(ip);
+      if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
+      this.verdicts.set(ip, verdict);
+    }
+    return verdict;
+  }
+
+  private judge(ip: string): boolean {
     if (!ipaddr.isValid(ip)) return false;
     // process() turns ::ffff:a.b.c.d into the IPv4 address, so mapped forms cannot sneak past.
     const addr = ipaddr.process(ip);
