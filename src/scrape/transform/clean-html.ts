@@ -24,6 +24,7 @@ import {
   chooseLandmark,
   isRailHeading,
   isScriptHidden,
+  PINNED_OVERLAY,
   mayMisfire,
   isNearlyEmpty,
   landmarkKind,
@@ -525,6 +526,9 @@ export class ContentFilter {
   /** The subtree being dropped is only hidden until scripts run (see isScriptHidden), and whether the page's <h1> opened in it. */
   private softDropScriptHidden = false;
   private softDropH1 = false;
+  /** The subtree being dropped is a layer pinned over the viewport (see isPinnedOverlay), and the first such layer that held an <h1>. */
+  private softDropOverlay = false;
+  private overlayH1Start = -1;
   private navLike = 0;
   private lang: string | undefined = undefined;
   private inPre = 0;
@@ -725,6 +729,7 @@ export class ContentFilter {
         this.softDropDecorative = why === 'aria-hidden';
         this.softDropFooter = why.endsWith(':footer');
         this.softDropScriptHidden = isScriptHidden(why);
+        this.softDropOverlay = why === PINNED_OVERLAY;
         this.softDropH1 = false;
         if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
         return;
@@ -1077,6 +1082,7 @@ export class ContentFilter {
     if (depth === this.softDrop) {
       this.softDrop = -1;
       const prose = this.softDropFooter ? this.droppedProse / FOOTER_MISFIRE_FACTOR : this.droppedProse;
+      if (this.softDropOverlay && this.softDropH1 && this.overlayH1Start < 0) this.overlayH1Start = this.softDropStart;
       if (this.softDropStart >= 0 && this.softDropScriptHidden) {
         if (this.softDropH1 && prose > this.maxHiddenProse) {
           this.maxHiddenProse = prose;
@@ -1177,6 +1183,9 @@ export class ContentFilter {
     // page read without the rules. Beside content that was kept, a hidden copy with the title is a
     // copy for crawlers; a hidden block without it is a popup (a policy, a sign-up form).
     else if (nearlyEmpty && this.maxHiddenProse >= MISFIRE_MIN_PROSE && this.maxHiddenProse > this.keptProse) misfire = this.maxHiddenStart;
+    // A layer pinned over the viewport that holds the page's title, with no title kept elsewhere,
+    // is the page itself laid out in one fixed viewport (an app's shell), not a modal over it.
+    else if (this.onlyMain && this.overlayH1Start >= 0 && this.h1Kept === 0) misfire = this.overlayH1Start;
     return { content, keptText, baseText: this.baseText, nearlyEmpty, misfire };
   }
 

@@ -1070,6 +1070,42 @@ describe('content scoring', () => {
     expect(isRailHeading("You'll love how easy it is to cook")).toBe(false);
   });
 
+  it('drops layers that utility classes pin over the viewport: a cart drawer, a size chart, a sticky bar', () => {
+    const layers = `<div class="fixed inset-0 z-50 bg-white/90"><h2>Your bag</h2><p>Your bag is empty, but it does not have to stay that way for long.</p></div>
+      <div class="z-40 fixed inset-0 overflow-y-auto"><h3>Size chart</h3><p>The runner fits true to size for most customers, so order your usual size.</p></div>
+      <div class="fixed bottom-0 left-0 right-0 py-2"><p>Camp Kettle, in stock and ready to ship today from our warehouse.</p></div>`;
+    const md = transformPage(productPage('Camp Kettle', layers), opts(), MD).markdown!;
+    expect(md).toContain('# Camp Kettle');
+    for (const n of [1, 2, 3]) expect(md).toContain(prose(n));
+    for (const gone of ['Your bag', 'Size chart', 'fits true to size', 'ready to ship']) expect(md).not.toContain(gone);
+    const reason = (cls: string) => boilerplateReason('div', attrsFrom({ class: cls }), true);
+    expect(reason('fixed top-0 w-full')).toBe('pinned-overlay');
+    // Not pinned along an edge, in the flow from some screen width on, or not fixed at all.
+    expect(reason('fixed bottom-6 right-6')).toBeUndefined();
+    expect(reason('fixed inset-0 z-40 lg:static')).toBeUndefined();
+    expect(reason('sticky top-0')).toBeUndefined();
+    expect(reason('position-fixed inset-0')).toBeUndefined();
+  });
+
+  it('keeps an app laid out in one pinned viewport when it holds the page\'s title, with the rules still on inside it', () => {
+    const html = `<body><div class="fixed inset-0 flex flex-col"><div class="flex-1 overflow-auto"><h1>Pricing</h1>
+      <p>Every plan starts free, and you pay only for what you use after that.</p><p>Volume discounts apply automatically.</p>
+      <div class="share-buttons"><p>Share this page with your team and plan together.</p></div>
+      <div class="fixed inset-0 z-50"><h2>Stay in touch</h2><p>New features first, twice a month.</p></div></div></div>
+      <div class="status"><p>All systems are operational, checked a minute ago.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain('# Pricing');
+    expect(md).toContain('Every plan starts free');
+    expect(md).toContain('Volume discounts apply');
+    for (const gone of ['Share this page', 'Stay in touch', 'New features first']) expect(md).not.toContain(gone);
+    // Its title outside it, the layer that holds more prose than the rest of the page is the page too.
+    const scroller = `<body><div class="title-bar"><h1>Release notes</h1></div><div class="fixed inset-0 top-12 overflow-y-auto">
+      ${[1, 2, 3, 4, 5, 6].map((n) => `<p>${prose(n)}</p>`).join('')}<div class="share-buttons"><p>Share these notes with your team.</p></div></div></body>`;
+    const notes = transformPage(scroller, opts(), MD).markdown!;
+    for (const n of [1, 2, 3, 4, 5, 6]) expect(notes).toContain(prose(n));
+    expect(notes).not.toContain('Share these notes');
+  });
+
   it('drops only the rail, not the wrapper it opens that goes on to the product and its title', () => {
     const rail = `<section><h2>People who viewed this item also viewed</h2>${[1, 2, 3]
       .map((n) => `<div class="card"><h3>Other chain ${n}</h3><p>$${n}9.00</p></div>`)

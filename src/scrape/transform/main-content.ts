@@ -253,6 +253,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
 
   const cls = attrs.get('class');
   const id = attrs.get('id');
+  if (cls !== undefined && isPinnedOverlay(cls)) return PINNED_OVERLAY;
   if (cls !== undefined) {
     const why = classFurniture(cls, inContent);
     if (why) return `class:${why}`;
@@ -267,6 +268,36 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
   }
   if (inArticle && cls !== undefined && name !== 'a' && CTA_HINT.test(cls) && isCallToActionBox(cls)) return 'class:cta';
   return undefined;
+}
+
+/**
+ * An element that utility classes pin over the whole viewport or along its top or bottom edge
+ * ("fixed inset-0", "fixed top-0", "fixed bottom-0"): a layer drawn over the page (a modal, a
+ * drawer, a cart or menu flyout, a size chart, a sticky bar), not the page's own text, which
+ * scrolls with the page. Inside a landmark too, unlike a "modal" class word: the classes say how
+ * the layer is drawn, not what someone named it. An app laid out in one pinned viewport is the
+ * page itself: a layer that holds the page's only title, or more prose than was kept, is exempted
+ * as a misfire (see mayMisfire and ContentFilter.finish).
+ */
+export const PINNED_OVERLAY = 'pinned-overlay';
+const PINNED_EDGES: ReadonlySet<string> = new Set(['inset-0', 'top-0', 'bottom-0']);
+
+export function isPinnedOverlay(cls: string): boolean {
+  if (!cls.includes('fixed') || !cls.includes('-0')) return false;
+  const names = cls.split(/\s+/);
+  return names.includes('fixed') && names.some((n) => PINNED_EDGES.has(n)) && !names.some(inFlowFromBreakpoint);
+}
+
+/**
+ * "md:static", "lg:relative": from that screen width on, the element is laid out in the page's
+ * flow (a small screen's drawer that is a column of the page on a desktop, which a page read as
+ * a desktop shows).
+ */
+function inFlowFromBreakpoint(name: string): boolean {
+  const colon = name.lastIndexOf(':');
+  if (colon <= 0) return false;
+  const v = name.slice(colon + 1);
+  return v === 'static' || v === 'relative';
 }
 
 /**
@@ -299,11 +330,12 @@ export function certainBoilerplateReason(name: string, attrs: AttrSource): strin
 
 /**
  * Whether a drop for this reason can be a misfire on content: the class/id vocabulary guesses (a
- * "widget" or "header" word on a content wrapper), and a wrapper hidden until scripts show it
- * (see isScriptHidden); tags, roles, screen-reader-only markers and consent names mean what they say.
+ * "widget" or "header" word on a content wrapper), a wrapper hidden until scripts show it
+ * (see isScriptHidden), and a layer pinned over the viewport (see isPinnedOverlay); tags, roles,
+ * screen-reader-only markers and consent names mean what they say.
  */
 export function mayMisfire(reason: string): boolean {
-  if (isScriptHidden(reason)) return true;
+  if (isScriptHidden(reason) || reason === PINNED_OVERLAY) return true;
   const colon = reason.indexOf(':');
   if (colon < 0) return false;
   const kind = reason.slice(0, colon);
