@@ -1070,6 +1070,19 @@ describe('content scoring', () => {
     expect(isRailHeading("You'll love how easy it is to cook")).toBe(false);
   });
 
+  it('drops a rail of other products that shoppers "also bought", however the shop names them', () => {
+    const rail = `<div class="c-14"><h3>Others Like You Also Bought:</h3>${[1, 2, 3]
+      .map((n) => `<div><h4>Phone case ${n}</h4><p>A slim leather case that ages beautifully, long enough to read as prose.</p></div>`)
+      .join('')}</div>`;
+    const md = transformPage(productPage('Leather Wallet', rail), opts(), MD).markdown!;
+    expect(md).toContain(prose(3));
+    expect(md).not.toContain('Phone case');
+    expect(isRailHeading('Shoppers also viewed')).toBe(true);
+    expect(isRailHeading('Customers like you also purchased')).toBe(true);
+    expect(isRailHeading('Others also bought')).toBe(true);
+    expect(isRailHeading('Others also bought this guitar to learn on')).toBe(false);
+  });
+
   it('drops layers that utility classes pin over the viewport: a cart drawer, a size chart, a sticky bar', () => {
     const layers = `<div class="fixed inset-0 z-50 bg-white/90"><h2>Your bag</h2><p>Your bag is empty, but it does not have to stay that way for long.</p></div>
       <div class="z-40 fixed inset-0 overflow-y-auto"><h3>Size chart</h3><p>The runner fits true to size for most customers, so order your usual size.</p></div>
