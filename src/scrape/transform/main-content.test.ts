@@ -488,6 +488,25 @@ describe('boilerplateReason', () => {
     expect(md).not.toContain('Tap the menu');
   });
 
+  it("reads a page at a desktop's width: a copy its style sheet shows on small screens only goes", () => {
+    // A site builder's phone layout of a section: hidden by a rule of its own, shown again for
+    // narrow screens; its rules come one after the other, with comments between them.
+    const html = `<html><head><style>@charset "utf-8";/*start:x1*/.css-x1.builder-block{display:none;flex-direction:column}
+      @media only screen and (max-width:991px){.css-x1.builder-block{display:flex}}/*end:x1*/
+      @font-face{font-family:Body;src:url(/body.woff2)}.tab-pane{display:none}.tab-pane.active{display:block}@media (max-width: 767px){.tab-pane{display:block}}
+      .menu-toggle{display:none}@media (max-width: 1600px) and (min-width: 1280px){.menu-toggle{display:block}}</style></head>
+      <body><main><h1>Classic watch</h1><div class="builder-block css-d2"><p>${ARTICLE_TEXT}</p></div>
+      <div class="builder-block css-x1"><p>Phone layout: the watch that started it all, ten years on.</p></div>
+      <div class="tab-pane active"><p>Specifications: a stainless steel case, 44 millimetres across.</p></div>
+      <div class="menu-toggle"><p>Wide screens: open the menu to browse the whole collection.</p></div></main></body></html>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md).toContain(ARTICLE_TEXT);
+    expect(md).not.toContain('Phone layout');
+    // A rule at every width shows the open tab; the media block is not only for narrow screens.
+    expect(md).toContain('Specifications: a stainless steel case');
+    expect(md).toContain('Wide screens: open the menu');
+  });
+
   it('drops a call-to-action box set into a story, not a layout block named after one nor one outside an article', () => {
     expect(boilerplateReason('div', attrsFrom({ class: 'post-cta' }), true, true)).toBe('class:cta');
     expect(boilerplateReason('section', attrsFrom({ class: 'cta-banner cta-banner--dark' }), true, true)).toBe('class:cta');
