@@ -8,17 +8,18 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../errors.js';
+import { boundedMemo } from '../memo.js';
 import type { UrlGuard } from '../scrape/types.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
-/** Verdicts remembered per address string; the policy never changes, so neither do they. */
-const MAX_VERDICTS = 4096;
-
 export class AddressPolicy {
   private readonly allowed: Range[];
-  /** Parsing an address and matching it against ranges costs microseconds; a crawl asks per page. */
-  private readonly verdicts = new Map<string, boolean>();
+  /**
+   * Verdicts per address string: parsing an address and matching it against ranges costs
+   * microseconds, a crawl asks per page, and the policy never changes, so neither do they.
+   */
+  private readonly verdictOf = boundedMemo((ip: string) => this.judge(ip));
 
   constructor(allowedCidrs: string[] = []) {
     this.allowed = allowedCidrs.map((cidr) => {
@@ -32,13 +33,7 @@ export class AddressPolicy {
 
   /** True when the address is public unicast, or inside an operator-allowed range. */
   isAllowed(ip: string): boolean {
-    let verdict = this.verdicts.get(ip);
-    if (verdict === undefined) {
-      verdict = this.judge(ip);
-      if (this.verdicts.size >= MAX_VERDICTS) this.verdicts.clear();
-      this.verdicts.set(ip, verdict);
-    }
-    return verdict;
+    return this.verdictOf(ip);
   }
 
   private judge(ip: string): boolean {
