@@ -11,7 +11,7 @@ import { BrowserEngine } from './scrape/engines/browser.js';
 import { findChromium } from './scrape/engines/chromium.js';
 import { HttpEngine } from './scrape/engines/http.js';
 import { ThreadedHttpEngine } from './scrape/engines/threaded-http.js';
-import type { Document } from './scrape/document.js';
+import type { Document } from './core/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
 import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
@@ -28,7 +28,7 @@ import { DocumentParser } from './parse/service.js';
 import type { JobQueue, QueueFactory } from './jobs/queue.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createMonitors, type Monitors } from './monitor/index.js';
-import { ChangeTracker } from './monitor/change-tracking.js';
+import { SnapshotChangeTracker } from './monitor/change-tracking.js';
 import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
@@ -88,7 +88,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
   const parser = new DocumentParser();
-  const changeTracker = new ChangeTracker(new MonitorRepository(store.db));
+  const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
   const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles });
   const browserSessions = new BrowserSessions({

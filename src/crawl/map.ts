@@ -29,7 +29,7 @@
  *   the start URL is also checked up front so a refused host fails fast with 403.
  */
 import { ApiError, isApiError } from '../errors.js';
-import type { Document } from '../scrape/document.js';
+import type { Document } from '../core/document.js';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import type { ScrapeContext } from '../scrape/pipeline.js';
 import type { LocationRequest, UrlGuard } from '../scrape/types.js';

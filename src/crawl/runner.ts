@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { isApiError } from '../errors.js';
 import { memoByObject } from '../memo.js';
 import type { JobQueue, QueueJob } from '../jobs/queue.js';
-import type { Document } from '../scrape/document.js';
+import type { Document } from '../core/document.js';
 import type { ScrapeOptions } from '../scrape/options.js';
 import type { Scraper } from '../scrape/pipeline.js';
 import type { Engine, UrlGuard } from '../scrape/types.js';

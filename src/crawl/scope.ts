@@ -26,7 +26,7 @@
  */
 import v8 from 'node:v8';
 import { ApiError } from '../errors.js';
-import type { FieldIssue } from '../http/validation.js';
+import type { FieldIssue } from '../core/field-issues.js';
 
 v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 

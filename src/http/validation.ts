@@ -1,16 +1,10 @@
 /** Zod at the HTTP edge: route schemas validate bodies once and yield typed, defaulted values. */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
+import { type FieldIssue, toFieldIssues } from '../core/field-issues.js';
 import { ApiError } from '../errors.js';
 
-export interface FieldIssue {
-  code: string;
-  path: (string | number)[];
-  message: string;
-}
-
-export const toFieldIssues = (issues: readonly z.core.$ZodIssue[]): FieldIssue[] =>
-  issues.map((i) => ({ code: i.code, path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+export { type FieldIssue, toFieldIssues };
 
 const MAX_NUL_ISSUES = 20;
 const MAX_NUL_DEPTH = 32;

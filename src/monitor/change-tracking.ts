@@ -2,8 +2,9 @@
  * The `changeTracking` scrape format: this scrape's markdown against the last one the team
  * scraped of the same URL under the same `tag`, with the monitors' diff engine and noise rules.
  */
-import type { Document } from '../scrape/document.js';
+import type { Document } from '../core/document.js';
 import type { ChangeTrackingFormat } from '../scrape/options.js';
+import type { ChangeTracker } from '../scrape/pipeline.js';
 import { contentHash } from './compare.js';
 import { gitDiff } from './diff.js';
 import type { MonitorRepository } from './store.js';
@@ -19,7 +20,7 @@ export interface ChangeTrackingResult {
 
 const GONE = new Set([404, 410]);
 
-export class ChangeTracker {
+export class SnapshotChangeTracker implements ChangeTracker {
   constructor(private readonly repo: MonitorRepository) {}
 
   /** Compares and records; the document's own markdown is what is compared. */

@@ -4,7 +4,7 @@
  * decides when the store write happens (a check writes all of them with its result).
  */
 import { createHash } from 'node:crypto';
-import type { Document } from '../scrape/document.js';
+import type { Document } from '../core/document.js';
 import type { FetchValidators } from '../scrape/pipeline.js';
 import { gitDiff, type GitDiff } from './diff.js';
 import { denoise } from './noise.js';

@@ -13,7 +13,7 @@ import type { CrawlService } from '../crawl/service.js';
 import { TERMINAL, type CrawlRepository } from '../crawl/store.js';
 import { isApiError } from '../errors.js';
 import type { QueueJob } from '../jobs/queue.js';
-import type { Document } from '../scrape/document.js';
+import type { Document } from '../core/document.js';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import type { Scraper } from '../scrape/pipeline.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';

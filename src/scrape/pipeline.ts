@@ -12,12 +12,11 @@ import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
 import type { Config } from '../config.js';
 import type { SsrfGuard } from '../security/ssrf.js';
-import type { ChangeTracker } from '../monitor/change-tracking.js';
-import { applyParsed, parseFetched } from '../parse/scrape.js';
+import { applyParsed, parseFetched } from './parsed.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
-import type { Document, DocumentMetadata } from './document.js';
-import { pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
+import type { Document, DocumentMetadata } from '../core/document.js';
+import { pageTransform, pendingFeatures, type ChangeTrackingFormat, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
@@ -65,6 +64,15 @@ export interface ProfileHold {
 
 export interface ProfileAccess {
   hold(teamId: string, name: string, saveChanges: boolean, holder: string): Promise<ProfileHold>;
+}
+
+/**
+ * The `changeTracking` format: compares a scrape with the team's last stored version of the page.
+ * Implemented where the snapshots live (monitor/change-tracking.ts), which depends on scrape, so
+ * the pipeline knows only this shape.
+ */
+export interface ChangeTracker {
+  track(teamId: string, doc: Document, format: ChangeTrackingFormat): Promise<unknown>;
 }
 
 export interface ScraperDeps {

@@ -1,5 +1,10 @@
 /** Shapes that cross the scrape pipeline's stage boundaries (plan -> fetch -> transform -> formats). */
+import type { PageMetadata } from '../core/document.js';
+import type { UrlGuard } from '../core/url-guard.js';
 import type { Action, ActionOutput } from './engines/browser/action-schema.js';
+
+export type { MetadataValue, PageMetadata } from '../core/document.js';
+export type { UrlGuard };
 
 export type EngineName = 'http' | 'browser';
 
@@ -19,18 +24,6 @@ export interface LocationRequest {
   /** ISO 3166-1 alpha-2, upper case. */
   country?: string;
   languages?: string[];
-}
-
-/**
- * Decides whether an outbound request may go to a URL. Engines call it before every request
- * they make (first hop, each redirect, every browser sub-request) and again with the address
- * actually connected to, when they learn it.
- */
-export interface UrlGuard {
-  /** Throws an ApiError when the URL's scheme or resolved address is refused. */
-  checkUrl(url: string): Promise<void>;
-  /** Throws an ApiError when a connected peer address is refused. */
-  checkAddress(ip: string, url: string): void;
 }
 
 export interface FetchRequest {
@@ -111,15 +104,6 @@ export interface Engine {
   readonly name: EngineName;
   fetch(req: FetchRequest): Promise<FetchResult>;
   close(): Promise<void>;
-}
-
-export type MetadataValue = string | string[];
-
-export interface PageMetadata {
-  title?: string;
-  description?: string;
-  language?: string;
-  [key: string]: MetadataValue | number | boolean | undefined;
 }
 
 export interface TransformOptions {

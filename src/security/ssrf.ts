@@ -9,7 +9,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../errors.js';
 import { boundedMemo } from '../memo.js';
-import type { UrlGuard } from '../scrape/types.js';
+import type { UrlGuard } from '../core/url-guard.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 

@@ -1,6 +1,16 @@
-/** The Document returned by scrape (and by every feature built on it), as the v2 interface has it. */
-import type { PdfPage, PdfPageBlocks } from '../parse/types.js';
-import type { PageMetadata } from './types.js';
+/**
+ * The Document returned by scrape (and by every feature built on it), as the v2 interface has it,
+ * with the shapes it is made of. A leaf: every layer may import it.
+ */
+
+export type MetadataValue = string | string[];
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  language?: string;
+  [key: string]: MetadataValue | number | boolean | undefined;
+}
 
 export interface DocumentMetadata extends PageMetadata {
   /** The URL exactly as requested. */
@@ -41,4 +51,30 @@ export interface DocumentActions {
   scrapes: { url: string; html: string }[];
   javascriptReturns: { type: string; value: unknown }[];
   pdfs: string[];
+}
+
+/** Per-page outputs of the PDF parser, as the Document carries them (`pages`, `blocks`). */
+export interface PdfPage {
+  pageNumber: number;
+  markdown: string;
+}
+
+export interface PdfBlockItem {
+  id: string;
+  type: string;
+  label: string | null;
+  bbox: [number, number, number, number] | null;
+  content: string;
+  markdownSpan: [number, number] | null;
+  readingOrder: number;
+  source: string | null;
+  confidence: { layout: number | null; ocr: number | null };
+}
+
+export interface PdfPageBlocks {
+  pageNumber: number;
+  width: number | null;
+  height: number | null;
+  status: string;
+  items: PdfBlockItem[];
 }

@@ -1,7 +1,7 @@
 /** The ParseOptions of `POST /v2/parse`: the scrape options that mean something for a file. */
 import { z } from 'zod';
-import { crossFieldChecks, scrapeOptionsShape } from '../scrape/options.js';
-import { parsersSchema } from './parsers.js';
+import { crossFieldChecks, scrapeOptionsShape } from './options.js';
+import { parsersSchema } from '../parse/parsers.js';
 
 const { formats, includeTags, excludeTags, onlyMainContent, timeout, removeBase64Images, zeroDataRetention, integration, origin } =
   scrapeOptionsShape;

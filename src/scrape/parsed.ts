@@ -3,12 +3,12 @@
  * Office file, CSV, an image when the image parser is on) becomes the Document's content here.
  * Anything else returns undefined and the page transform handles it as before.
  */
-import type { Document } from '../scrape/document.js';
-import { pageTransform, type ScrapeOptions } from '../scrape/options.js';
-import type { FetchResult } from '../scrape/types.js';
-import { parserSettings } from './parsers.js';
-import type { DocumentParser, ParsedFile } from './service.js';
-import { isUnsupported, sniff } from './sniff.js';
+import type { Document } from '../core/document.js';
+import { pageTransform, type ScrapeOptions } from './options.js';
+import type { FetchResult } from './types.js';
+import { parserSettings } from '../parse/parsers.js';
+import type { DocumentParser, ParsedFile } from '../parse/service.js';
+import { isUnsupported, sniff } from '../parse/sniff.js';
 
 /** Least time a document gets to parse, even when the fetch used most of the timeout. */
 const MIN_PARSE_MS = 5_000;

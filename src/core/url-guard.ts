@@ -1,0 +1,11 @@
+/**
+ * Decides whether an outbound request may go to a URL. Engines call it before every request
+ * they make (first hop, each redirect, every browser sub-request) and again with the address
+ * actually connected to, when they learn it.
+ */
+export interface UrlGuard {
+  /** Throws an ApiError when the URL's scheme or resolved address is refused. */
+  checkUrl(url: string): Promise<void>;
+  /** Throws an ApiError when a connected peer address is refused. */
+  checkAddress(ip: string, url: string): void;
+}
