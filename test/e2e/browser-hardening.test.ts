@@ -1,0 +1,88 @@
+/**
+ * The browser engine and sessions hold their boundaries against hostile pages: no network path
+ * around the SSRF guard (WebRTC's UDP), no navigation to a blocked address passed off as a
+ * success, and no page big enough to flood the API process (MAX_RESPONSE_BYTES on every browser
+ * path, and a bound on what `execute` brings back from the page). The fixture site listens on
+ * 127.0.0.2 and only that address is allowed; 127.0.0.3 stands for a blocked address.
+ */
+import dgram from 'node:dgram';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { findChromium } from '../../src/scrape/engines/chromium.js';
+import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
+import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+
+const chromium = findChromium(process.env.CHROMIUM_PATH);
+const BLOCKED_HOST = '127.0.0.3';
+
+// The SDK's ActionOption type lags the interface; the server takes these.
+type AnyActions = never;
+
+describe.skipIf(!chromium)('browser hardening', () => {
+  let site: FixtureSite;
+  let gleaner: TestGleaner;
+  let fc: Firecrawl;
+
+  beforeAll(async () => {
+    site = await startFixtureSite(0, '127.0.0.2');
+    gleaner = await startGleaner({ embedded: true, env: { ALLOW_PRIVATE_ADDRESSES: '127.0.0.2/32', RATE_LIMIT_PER_MINUTE: '3000' } });
+    fc = new Firecrawl({ apiKey: gleaner.key, apiUrl: gleaner.url });
+  });
+  afterAll(async () => {
+    await gleaner?.close();
+    await site?.close();
+  });
+
+  describe('WebRTC to a blocked address', () => {
+    let udp: dgram.Socket;
+    let stun: string;
+    const received: string[] = [];
+
+    beforeAll(async () => {
+      udp = dgram.createSocket('udp4');
+      udp.on('message', (_msg, from) => received.push(`${from.address}:${from.port}`));
+      await new Promise<void>((resolve) => udp.bind(0, BLOCKED_HOST, resolve));
+      stun = `${BLOCKED_HOST}:${udp.address().port}`;
+    });
+    afterAll(() => {
+      udp?.close();
+    });
+    beforeEach(() => {
+      received.length = 0;
+    });
+
+    it('gets no UDP packet from a page rendered for a scrape', async () => {
+      const doc = await fc.scrape(`${site.url}/app/webrtc?stun=${stun}`, {
+        formats: ['markdown'],
+        actions: [{ type: 'wait', selector: '#ice-done' }] as AnyActions,
+        maxAge: 0,
+      });
+      expect(doc.markdown).toContain('ICE gathering over');
+      expect(received).toEqual([]);
+    });
+
+    it('gets no UDP packet from an executeJavascript action', async () => {
+      const doc = await fc.scrape(`${site.url}/app/webrtc`, {
+        formats: ['markdown'],
+        actions: [{ type: 'executeJavascript', script: `return (await probeWebRtc(${JSON.stringify(stun)})).length` }] as AnyActions,
+        maxAge: 0,
+      });
+      expect(doc.actions?.javascriptReturns?.[0]?.type).toBe('number');
+      expect(received).toEqual([]);
+    });
+
+    it('gets no UDP packet from code run in a session', async () => {
+      const { id } = await fc.browser({ ttl: 120 });
+      try {
+        const r = await fc.browserExecute(id!, {
+          language: 'node',
+          code: `await page.goto(${JSON.stringify(`${site.url}/app/webrtc`)}); (await page.evaluate(${JSON.stringify(`probeWebRtc(${JSON.stringify(stun)})`)})).length`,
+        });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(received).toEqual([]);
+      } finally {
+        await fc.deleteBrowser(id!);
+      }
+    });
+  });
+});
