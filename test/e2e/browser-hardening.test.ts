@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/scrape/engines/chromium.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
+import { sdkError } from '../helpers/sdk-error.js';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 const BLOCKED_HOST = '127.0.0.3';
@@ -31,6 +32,30 @@ describe.skipIf(!chromium)('browser hardening', () => {
   afterAll(async () => {
     await gleaner?.close();
     await site?.close();
+  });
+
+  describe('an action that navigates to a blocked address', () => {
+    const blocked = `http://${BLOCKED_HOST}:9/inside`;
+
+    it('fails the scrape with the error a blocked scrape URL gets', async () => {
+      const direct = await sdkError(fc.scrape(blocked, { maxAge: 0 }));
+      expect(direct.status).toBe(403);
+      for (const actions of [
+        [{ type: 'click', selector: '#away' }],
+        [{ type: 'executeJavascript', script: `location.href = ${JSON.stringify(blocked)}` }, { type: 'wait', milliseconds: 500 }],
+      ]) {
+        const e = await sdkError(fc.scrape(`${site.url}/app/link?to=${encodeURIComponent(blocked)}`, { formats: ['markdown'], actions: actions as AnyActions, maxAge: 0 }));
+        expect({ status: e.status, code: e.code }, JSON.stringify(actions)).toEqual({ status: direct.status, code: direct.code });
+      }
+    });
+
+    it('fails it for a redirect to a blocked address too', async () => {
+      const hop = `${site.url}/redirect-to?url=${encodeURIComponent(blocked)}`;
+      const e = await sdkError(
+        fc.scrape(`${site.url}/app/link?to=${encodeURIComponent(hop)}`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#away' }] as AnyActions, maxAge: 0 }),
+      );
+      expect(e.status).toBe(403);
+    });
   });
 
   describe('WebRTC to a blocked address', () => {
@@ -67,7 +92,8 @@ describe.skipIf(!chromium)('browser hardening', () => {
         actions: [{ type: 'executeJavascript', script: `return (await probeWebRtc(${JSON.stringify(stun)})).length` }] as AnyActions,
         maxAge: 0,
       });
-      expect(doc.actions?.javascriptReturns?.[0]?.type).toBe('number');
+      const returns = (doc.actions as { javascriptReturns: { type: string; value: unknown }[] }).javascriptReturns;
+      expect(returns[0]?.type).toBe('number');
       expect(received).toEqual([]);
     });
 

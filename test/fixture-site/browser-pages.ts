@@ -143,6 +143,12 @@ export function serveBrowserPages(req: http.IncomingMessage, path: string, res: 
     case '/app/webrtc':
       send(res, WEBRTC);
       return true;
+    case '/app/link': {
+      // A page whose one link goes wherever the caller says (SSRF probes through a click).
+      const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/';
+      send(res, page('Link', `<h1>One link</h1><a id="away" href="${to.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}">Go away</a>`));
+      return true;
+    }
     case '/app/grow': {
       const chars = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('chars') ?? 1000);
       send(res, grow(Number.isSafeInteger(chars) && chars >= 0 ? Math.min(chars, 500_000_000) : 1000));

@@ -15,6 +15,8 @@ export interface ActionTarget {
   signal: AbortSignal;
   /** Time left as a positive Playwright timeout, at most `cap`. */
   timeout(cap?: number): number;
+  /** Throws when the page may not go on (a navigation the guard refused); called after each action. */
+  check?(): void;
 }
 
 export const emptyActionOutput = (): ActionOutput => ({ screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] });
@@ -25,6 +27,7 @@ export async function runActions(t: ActionTarget, actions: readonly Action[]): P
     throwIfAborted(t.signal);
     try {
       await runOne(t, action, out);
+      t.check?.();
     } catch (e) {
       // The scrape's own deadline is not the action's fault.
       if (t.signal.aborted) throw t.signal.reason;
