@@ -84,7 +84,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   if (!chromium && !config.disableBrowser) {
     log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
   }
-  const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, logger: log }) : undefined;
+  const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, maxResponseBytes: config.maxResponseBytes, logger: log }) : undefined;
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
   const parser = new DocumentParser();

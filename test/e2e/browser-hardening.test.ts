@@ -15,6 +15,8 @@ import { sdkError } from '../helpers/sdk-error.js';
 
 const chromium = findChromium(process.env.CHROMIUM_PATH);
 const BLOCKED_HOST = '127.0.0.3';
+/** Small, so the fixture site's pages can be "too large" without serving hundreds of megabytes. */
+const MAX_RESPONSE_BYTES = 400_000;
 
 // The SDK's ActionOption type lags the interface; the server takes these.
 type AnyActions = never;
@@ -26,12 +28,48 @@ describe.skipIf(!chromium)('browser hardening', () => {
 
   beforeAll(async () => {
     site = await startFixtureSite(0, '127.0.0.2');
-    gleaner = await startGleaner({ embedded: true, env: { ALLOW_PRIVATE_ADDRESSES: '127.0.0.2/32', RATE_LIMIT_PER_MINUTE: '3000' } });
+    gleaner = await startGleaner({ embedded: true, env: { ALLOW_PRIVATE_ADDRESSES: '127.0.0.2/32', RATE_LIMIT_PER_MINUTE: '3000', MAX_RESPONSE_BYTES: String(MAX_RESPONSE_BYTES) } });
     fc = new Firecrawl({ apiKey: gleaner.key, apiUrl: gleaner.url });
   });
   afterAll(async () => {
     await gleaner?.close();
     await site?.close();
+  });
+
+  describe('MAX_RESPONSE_BYTES in the browser', () => {
+    const tooLarge = new RegExp(`larger than the ${MAX_RESPONSE_BYTES}-byte limit`);
+
+    it('refuses a large document with the error the HTTP engine gives it', async () => {
+      // /large is about 3 MB of HTML: plain, it goes to the HTTP engine; a screenshot needs the browser.
+      const http = await sdkError(fc.scrape(`${site.url}/large`, { formats: ['markdown'], maxAge: 0 }));
+      expect(http.message).toMatch(tooLarge);
+      const browser = await sdkError(fc.scrape(`${site.url}/large`, { formats: ['markdown', 'screenshot'], maxAge: 0 }));
+      expect({ status: browser.status, code: browser.code }).toEqual({ status: http.status, code: http.code });
+      expect(browser.message).toMatch(tooLarge);
+    });
+
+    it('refuses a small document whose script grows the DOM past the limit', async () => {
+      const e = await sdkError(fc.scrape(`${site.url}/app/grow?chars=${MAX_RESPONSE_BYTES * 2}`, { formats: ['markdown', 'screenshot'], maxAge: 0 }));
+      expect(e.status).toBe(500);
+      expect(e.code).toBe('SCRAPE_SITE_ERROR');
+      expect(e.message).toMatch(tooLarge);
+      const fits = await fc.scrape(`${site.url}/app/grow?chars=1000`, { formats: ['markdown', 'screenshot'], maxAge: 0 });
+      expect(fits.markdown).toContain('g'.repeat(1000));
+    });
+
+    it('refuses what a scrape or executeJavascript action would read back past the limit', async () => {
+      const url = `${site.url}/app/grow?chars=1000`;
+      const big = `'x'.repeat(${MAX_RESPONSE_BYTES * 2})`;
+      for (const action of [
+        { type: 'executeJavascript', script: big },
+        { type: 'executeJavascript', script: `document.body.append(${big})` },
+        { type: 'scrape' },
+      ]) {
+        const actions = action.type === 'scrape' ? [{ type: 'executeJavascript', script: `document.body.append(${big})` }, action] : [action];
+        const e = await sdkError(fc.scrape(url, { formats: ['markdown'], actions: actions as AnyActions, maxAge: 0 }));
+        expect(e.message, JSON.stringify(actions)).toMatch(tooLarge);
+      }
+    });
   });
 
   describe('an action that navigates to a blocked address', () => {

@@ -66,6 +66,7 @@ async function act(v: Visit) {
     page: v.page,
     signal: v.signal,
     timeout: (cap = Infinity) => Math.max(1, Math.min(cap, v.remaining() - ACTION_RESERVE_MS)),
+    maxBytes: v.maxResponseBytes,
     // The guard refused a navigation an action started: the scrape fails as a blocked URL does.
     check: () => throwIfBlocked(v.lease),
   };
