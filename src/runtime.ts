@@ -101,6 +101,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxPerTeam: config.browserSessionsPerTeam,
     executeMemoryBytes: config.browserExecuteMemoryBytes,
     maxOutputChars: 1024 * 1024,
+    // A value larger than the sandbox could hold is of no use to the code that asked for it.
+    maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);

@@ -34,6 +34,8 @@ export interface BrowserSessionsOptions {
   maxPerTeam: number;
   executeMemoryBytes: number;
   maxOutputChars: number;
+  /** Most characters a value read from a session's page may have before it is refused in the page. */
+  maxValueChars: number;
 }
 
 interface SessionTimes {
@@ -338,6 +340,7 @@ export class BrowserSessions {
                 navigationScheme(url);
                 await this.o.guard.checkUrl(url);
               },
+              maxValueChars: this.o.maxValueChars,
             },
             method,
             args,

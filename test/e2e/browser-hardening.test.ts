@@ -72,6 +72,43 @@ describe.skipIf(!chromium)('browser hardening', () => {
     });
   });
 
+  describe('what execute reads back from a session page', () => {
+    let id: string;
+    const run = (code: string) => fc.browserExecute(id, { code, language: 'node', timeout: 60 });
+    const big = `'x'.repeat(${MAX_RESPONSE_BYTES * 2})`;
+
+    beforeAll(async () => {
+      id = (await fc.browser({ ttl: 300 })).id!;
+      await run(`await page.goto(${JSON.stringify(`${site.url}/app/grow?chars=10`)})`);
+    });
+    afterAll(async () => {
+      await fc.deleteBrowser(id);
+    });
+
+    it.each([
+      ['evaluate with a string', `await page.evaluate(${JSON.stringify(big)})`],
+      ['evaluate with a function', `await page.evaluate((n) => 'x'.repeat(n), ${MAX_RESPONSE_BYTES * 2})`],
+      ['a locator evaluate', `await page.locator('#grown').evaluate((el, n) => 'x'.repeat(n), ${MAX_RESPONSE_BYTES * 2})`],
+      ['an evaluateAll', `await page.$$eval('h1', (els, n) => els.map(() => 'x'.repeat(n)), ${MAX_RESPONSE_BYTES * 2})`],
+      ['content() of a grown DOM', `await page.evaluate(${JSON.stringify(`document.getElementById('grown').textContent = ${big}; 1`)}); await page.content()`],
+      ['textContent of a grown element', `await page.textContent('#grown')`],
+      ['innerHTML of a grown element', `await page.locator('#grown').innerHTML()`],
+      ['allTextContents of grown elements', `await page.locator('main div').allTextContents()`],
+    ])('refuses %s past the limit, in the page, and the code can go on', async (_what, code) => {
+      const r = await run(code);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/Payload Too Large: the page's value is \d+ characters/);
+      const after = await run(`try { ${code} } catch (e) { console.log('caught') } await page.title()`);
+      expect(after).toMatchObject({ exitCode: 0, stdout: 'caught\n', result: 'Grown by script' });
+    });
+
+    it('still reads values within the limit', async () => {
+      const r = await run(`[await page.evaluate(() => 'y'.repeat(1000)), await page.locator('h1').textContent()]`);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.result!)).toEqual(['y'.repeat(1000), 'Grown by script']);
+    });
+  });
+
   describe('an action that navigates to a blocked address', () => {
     const blocked = `http://${BLOCKED_HOST}:9/inside`;
 

@@ -72,19 +72,30 @@ export async function evaluateInPage(page: Page, expression: string, o: BoundedR
   return settle(r, o);
 }
 
+/**
+ * Playwright calls a page function with the element only when it is given a function, which it
+ * sends by its source text (`String(fn)`); a string it would evaluate, not call. This is a
+ * function whose source text is the given one, so source that never was a function here (the
+ * caller's, with the measuring around it) is called in the page as one.
+ */
+function pageFunction(source: string): (...args: unknown[]) => unknown {
+  const fn = () => undefined;
+  fn.toString = () => source;
+  return fn;
+}
+
+const measuredCall = (fn: string, target: string, o: BoundedReadOptions) =>
+  pageFunction(`(${target}, arg) => (${MEASURE})(() => (${fn})(${target}, arg), ${o.maxChars}, ${o.json === true})`);
+
 /** Calls `fn(element, arg)` (function source) on the locator's element, bounded. */
 export async function evaluateOnElement(locator: Locator, fn: string, arg: unknown, o: BoundedReadOptions): Promise<unknown> {
-  const r = (await locator.evaluate(
-    `(el, arg) => (${MEASURE})(() => (${fn})(el, arg), ${o.maxChars}, ${o.json === true})`,
-    arg ?? null,
-    o.timeout === undefined ? undefined : { timeout: o.timeout },
-  )) as Measured;
+  const r = (await locator.evaluate(measuredCall(fn, 'el', o), arg ?? null, o.timeout === undefined ? undefined : { timeout: o.timeout })) as Measured;
   return settle(r, o);
 }
 
 /** Calls `fn(elements, arg)` on all the locator's elements, bounded. */
 export async function evaluateOnAll(locator: Locator, fn: string, arg: unknown, o: BoundedReadOptions): Promise<unknown> {
-  const r = (await locator.evaluateAll(`(els, arg) => (${MEASURE})(() => (${fn})(els, arg), ${o.maxChars}, ${o.json === true})`, arg ?? null)) as Measured;
+  const r = (await locator.evaluateAll(measuredCall(fn, 'els', o), arg ?? null)) as Measured;
   return settle(r, o);
 }
 
