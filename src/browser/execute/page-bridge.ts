@@ -44,7 +44,7 @@ function pick(o: Json, keys: readonly string[], d: BridgeDeps | undefined): Reco
   return out;
 }
 
-function timeoutOf(given: unknown, d: BridgeDeps): number {
+export function timeoutOf(given: unknown, d: BridgeDeps): number {
   const left = Math.max(1, d.remaining());
   return typeof given === 'number' && given > 0 ? Math.min(given, left) : left;
 }
@@ -63,7 +63,7 @@ const PDF_OPTS = ['format', 'landscape', 'scale', 'printBackground', 'width', 'h
  * What the page hands back is measured there and refused past the limit before it is read over:
  * a page can build a string far larger than this process should hold (`'x'.repeat(4e8)`).
  */
-function bounded(d: BridgeDeps, json: boolean): BoundedReadOptions {
+export function bounded(d: BridgeDeps, json: boolean): BoundedReadOptions {
   const max = d.maxValueChars;
   return {
     maxChars: max,
@@ -77,7 +77,7 @@ function bounded(d: BridgeDeps, json: boolean): BoundedReadOptions {
 }
 
 /** Element readers, run in the page so their value is measured there. */
-const READ = {
+export const READ = {
   textContent: '(el) => el.textContent',
   innerText: "(el) => { if (!(el instanceof HTMLElement)) throw new Error('Node is not an HTMLElement'); return el.innerText; }",
   innerHTML: '(el) => el.innerHTML',
