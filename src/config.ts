@@ -51,8 +51,13 @@ const envSchema = z.object({
   BROWSER_SESSIONS_PER_TEAM: z.coerce.number().int().min(1).max(1000).default(5),
   /** Memory limit of the sandbox running a session's `execute` code, in MB. */
   BROWSER_EXECUTE_MEMORY_MB: z.coerce.number().int().min(8).max(4096).default(64),
-  /** Hand out a `cdpUrl` per browser session (a Chromium of its own each): raw CDP is full control of that browser. */
-  BROWSER_CDP: bool.default(false),
+  /**
+   * Hand out a `cdpUrl` per browser session, as the SDK's types promise. Safe by construction:
+   * each such session gets a Chromium of its own (so a client sees no other session's targets),
+   * behind the guard proxy and the relay's command filter. `false` keeps sessions in the shared
+   * Chromium, which is lighter (no process per session) but has no `cdpUrl`.
+   */
+  BROWSER_CDP: bool.default(true),
   /** Lifetime of signed blob URLs, in seconds. */
   FILE_URL_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 3600),
   /** Disable the in-process browser entirely (scrapes needing it fail with a clear error). */

@@ -84,7 +84,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   if (!chromium && !config.disableBrowser) {
     log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
   }
-  const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, logger: log }) : undefined;
+  const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, maxResponseBytes: config.maxResponseBytes, logger: log }) : undefined;
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
   const parser = new DocumentParser();
@@ -101,6 +101,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxPerTeam: config.browserSessionsPerTeam,
     executeMemoryBytes: config.browserExecuteMemoryBytes,
     maxOutputChars: 1024 * 1024,
+    // A value larger than the sandbox could hold is of no use to the code that asked for it.
+    maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);

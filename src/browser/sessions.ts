@@ -16,7 +16,9 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { Database } from '../store/schema.js';
 import type { CdpConnection } from './cdp-relay.js';
-import { bridgeCall, navigationScheme } from './execute/page-bridge.js';
+import { runCommands } from './execute/command-runner.js';
+import type { BrowserCommand } from './execute/commands.js';
+import { bridgeCall, navigationScheme, type BridgeDeps } from './execute/page-bridge.js';
 import { prelude } from './execute/prelude.js';
 import { runSandboxed, type SandboxResult } from './execute/sandbox.js';
 import type { ProfileStore } from './profiles.js';
@@ -34,6 +36,8 @@ export interface BrowserSessionsOptions {
   maxPerTeam: number;
   executeMemoryBytes: number;
   maxOutputChars: number;
+  /** Most characters a value read from a session's page may have before it is refused in the page. */
+  maxValueChars: number;
 }
 
 interface SessionTimes {
@@ -74,6 +78,8 @@ export interface SessionView {
 
 export interface ExecuteRequest {
   code: string;
+  /** `language: "bash"`: commands parsed at the edge, run instead of the code. */
+  commands?: readonly BrowserCommand[];
   timeoutMs: number;
   /** Turns a blob path into the absolute URL handed to the client. */
   absoluteUrl(path: string): string;
@@ -324,25 +330,21 @@ export class BrowserSessions {
   private async run(s: LiveSession, req: ExecuteRequest): Promise<SandboxResult> {
     const deadline = Date.now() + req.timeoutMs;
     const page = s.ctx.page;
+    const deps: BridgeDeps = {
+      page,
+      remaining: () => deadline - Date.now(),
+      saveFile: async (data, mime) => req.absoluteUrl(this.o.blobs.urlPath(await this.o.blobs.put(s.teamId, data, mime))),
+      checkNavigation: async (url) => {
+        navigationScheme(url);
+        await this.o.guard.checkUrl(url);
+      },
+      maxValueChars: this.o.maxValueChars,
+    };
+    if (req.commands) return runCommands(req.commands, deps, { timeoutMs: req.timeoutMs, maxOutputChars: this.o.maxOutputChars });
     return runSandboxed(
       req.code,
       prelude(page.url()),
-      {
-        call: (method, args) =>
-          bridgeCall(
-            {
-              page,
-              remaining: () => deadline - Date.now(),
-              saveFile: async (data, mime) => req.absoluteUrl(this.o.blobs.urlPath(await this.o.blobs.put(s.teamId, data, mime))),
-              checkNavigation: async (url) => {
-                navigationScheme(url);
-                await this.o.guard.checkUrl(url);
-              },
-            },
-            method,
-            args,
-          ),
-      },
+      { call: (method, args) => bridgeCall(deps, method, args) },
       { timeoutMs: req.timeoutMs, memoryBytes: this.o.executeMemoryBytes, maxOutputChars: this.o.maxOutputChars },
     );
   }

@@ -88,13 +88,13 @@ return { title: await page.title(), url: page.url(), secret: await page.textCont
     expect(gone.message).toBe('Browser session not found.');
   });
 
-  it('answers a clear 400 for languages other than node, including the SDK default', async () => {
+  it('answers a clear 400 for python, and for bash (the SDK default) that is no browser command', async () => {
     const { id } = await fc.browser();
     try {
       const bash = await sdkError(fc.browserExecute(id!, { code: 'ls /' }));
       expect(bash.status).toBe(400);
-      expect(bash.message).toContain("Language 'bash' is not available");
-      expect(bash.message).toContain('available: node');
+      expect(bash.message).toContain("'ls' is not a supported command");
+      expect(bash.message).toContain('open <url>');
       const python = await sdkError(fc.browserExecute(id!, { code: 'print(1)', language: 'python' }));
       expect(python.status).toBe(400);
     } finally {

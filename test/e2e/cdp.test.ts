@@ -1,8 +1,9 @@
 /**
- * Raw CDP through Gleaner (`cdpUrl`, BROWSER_CDP): a client attaches with Playwright's
- * connectOverCDP, authenticated per session, and stays behind the SSRF guard and the scheme
- * rules. The fixture site listens on 127.0.0.2 and only that address is allowed, so a second
- * site on 127.0.0.1 shows what a refused private address looks like from inside the browser.
+ * Raw CDP through Gleaner (`cdpUrl`, on unless BROWSER_CDP=false): a client attaches with
+ * Playwright's connectOverCDP, authenticated per session, sees only its own session's browser,
+ * and stays behind the SSRF guard and the scheme rules. The fixture site listens on 127.0.0.2 and
+ * only that address is allowed, so a second site on 127.0.0.1 shows what a refused private
+ * address looks like from inside the browser.
  */
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium as pw, type Browser } from 'playwright-core';
@@ -30,7 +31,7 @@ function upgradeStatus(url: string, headers: Record<string, string> = {}): Promi
   });
 }
 
-describe.skipIf(!chromium)('CDP access (BROWSER_CDP=true)', () => {
+describe.skipIf(!chromium)('CDP access (the default)', () => {
   let site: FixtureSite;
   let loopback: FixtureSite;
   let gleaner: TestGleaner;
@@ -42,7 +43,7 @@ describe.skipIf(!chromium)('CDP access (BROWSER_CDP=true)', () => {
   beforeAll(async () => {
     site = await startFixtureSite(0, '127.0.0.2');
     loopback = await startFixtureSite(0, '127.0.0.1');
-    gleaner = await startGleaner({ embedded: true, env: { ALLOW_PRIVATE_ADDRESSES: '127.0.0.2/32', BROWSER_CDP: 'true', RATE_LIMIT_PER_MINUTE: '3000' } });
+    gleaner = await startGleaner({ embedded: true, env: { ALLOW_PRIVATE_ADDRESSES: '127.0.0.2/32', RATE_LIMIT_PER_MINUTE: '3000' } });
     fc = new Firecrawl({ apiKey: gleaner.key, apiUrl: gleaner.url });
     const created = await fc.browser({ ttl: 300, activityTtl: 120 });
     id = created.id!;
@@ -96,6 +97,35 @@ describe.skipIf(!chromium)('CDP access (BROWSER_CDP=true)', () => {
     expect(loopback.hits.get('/article') ?? 0).toBe(0);
   });
 
+  it("shows a session's client only that session's pages, never another session's", async () => {
+    const other = await fc.browser({ ttl: 120 });
+    try {
+      const elsewhere = `${site.url}/app/login?other-session`;
+      const r = await fc.browserExecute(other.id!, { code: `await page.goto(${JSON.stringify(elsewhere)}); page.url()`, language: 'node' });
+      expect(r.result).toBe(elsewhere);
+      const own = `${site.url}/article?own-session`;
+      await fc.browserExecute(id, { code: `await page.goto(${JSON.stringify(own)})`, language: 'node' });
+      const seen = await pw.connectOverCDP(cdpUrl);
+      try {
+        const pages = seen.contexts().flatMap((c) => c.pages().map((p) => p.url()));
+        expect(pages).toContain(own);
+        expect(pages).not.toContain(elsewhere);
+        const { targetInfos } = (await (await seen.newBrowserCDPSession()).send('Target.getTargets')) as { targetInfos: { url: string }[] };
+        expect(targetInfos.map((t) => t.url)).toContain(own);
+        expect(targetInfos.map((t) => t.url)).not.toContain(elsewhere);
+      } finally {
+        await seen.close();
+      }
+      // Each session's own secret opens only its own browser.
+      expect(other.cdpUrl).toBeDefined();
+      expect(other.cdpUrl).not.toBe(cdpUrl);
+      const crossed = cdpUrl.replace(/\?token=.*$/, `?token=${new URL(other.cdpUrl!).searchParams.get('token')}`);
+      expect(await upgradeStatus(crossed)).toBe(401);
+    } finally {
+      await fc.deleteBrowser(other.id!);
+    }
+  });
+
   it('refuses a wrong or missing token, and takes the API key as a Bearer header', async () => {
     const bare = cdpUrl.replace(/\?.*$/, '');
     expect(await upgradeStatus(`${bare}?token=wrong`)).toBe(401);
@@ -115,12 +145,12 @@ describe.skipIf(!chromium)('CDP access (BROWSER_CDP=true)', () => {
   });
 });
 
-describe.skipIf(!chromium)('CDP access left off (the default)', () => {
+describe.skipIf(!chromium)('CDP access turned off (BROWSER_CDP=false)', () => {
   let gleaner: TestGleaner;
   let fc: Firecrawl;
 
   beforeAll(async () => {
-    gleaner = await startGleaner({ embedded: true });
+    gleaner = await startGleaner({ embedded: true, env: { BROWSER_CDP: 'false' } });
     fc = new Firecrawl({ apiKey: gleaner.key, apiUrl: gleaner.url });
   });
   afterAll(async () => {

@@ -75,6 +75,40 @@ const ADS = page(
 <script src="/adserver/ad.js"></script>`,
 );
 
+/**
+ * A page that can open an RTCPeerConnection with a STUN server named by the caller: STUN is UDP,
+ * which neither request routing nor an HTTP proxy sees. `probeWebRtc(hostPort)` resolves once ICE
+ * gathering is over (a fallback timer ends it where gathering never finishes) with the candidates.
+ */
+const WEBRTC = page(
+  'WebRTC probe',
+  `<h1>WebRTC probe</h1><p id="ice-state">idle</p>
+<script>
+  window.probeWebRtc = async (stun) => {
+    const pc = new RTCPeerConnection({ iceServers: [{ urls: 'stun:' + stun }] });
+    const found = [];
+    pc.onicecandidate = (e) => { if (e.candidate && e.candidate.candidate) found.push(e.candidate.candidate); };
+    pc.createDataChannel('probe');
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise((done) => {
+      if (pc.iceGatheringState === 'complete') return done();
+      pc.onicegatheringstatechange = () => { if (pc.iceGatheringState === 'complete') done(); };
+      setTimeout(done, 15000);
+    });
+    pc.close();
+    const p = document.createElement('p'); p.id = 'ice-done'; p.textContent = 'ICE gathering over: ' + found.length + ' candidates';
+    document.querySelector('main').appendChild(p);
+    return found;
+  };
+  const stun = new URLSearchParams(location.search).get('stun');
+  if (stun) window.probeWebRtc(stun);
+</script>`,
+);
+
+/** A small document whose script grows the DOM to `chars` characters of text. */
+const grow = (chars: number) =>
+  page('Grown by script', `<h1>Grown by script</h1><div id="grown"></div><script>document.getElementById('grown').textContent = 'g'.repeat(${chars});</script>`);
+
 const AD_SCRIPT = `document.getElementById('slot').innerHTML = '<p>ADVERT LOADED: buy now</p>';`;
 
 /** Serves the browser pages; false when the path is not one of them. */
@@ -106,6 +140,20 @@ export function serveBrowserPages(req: http.IncomingMessage, path: string, res: 
     case '/app/ads':
       send(res, ADS);
       return true;
+    case '/app/webrtc':
+      send(res, WEBRTC);
+      return true;
+    case '/app/link': {
+      // A page whose one link goes wherever the caller says (SSRF probes through a click).
+      const to = new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/';
+      send(res, page('Link', `<h1>One link</h1><a id="away" href="${to.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}">Go away</a>`));
+      return true;
+    }
+    case '/app/grow': {
+      const chars = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('chars') ?? 1000);
+      send(res, grow(Number.isSafeInteger(chars) && chars >= 0 ? Math.min(chars, 500_000_000) : 1000));
+      return true;
+    }
     case '/adserver/ad.js':
       res.writeHead(200, { 'content-type': 'application/javascript' });
       res.end(AD_SCRIPT);

@@ -7,6 +7,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { ApiError } from '../../errors.js';
 import { wrapScript } from '../../scrape/engines/browser/actions.js';
+import { evaluateInPage, evaluateOnAll, evaluateOnElement, readDocument, type BoundedReadOptions } from '../../scrape/engines/browser/bounded-read.js';
 import { isHttpScheme, schemeOf } from '../../scrape/engines/browser/hosts.js';
 
 export interface BridgeDeps {
@@ -17,6 +18,8 @@ export interface BridgeDeps {
   saveFile(data: Buffer, mime: string): Promise<string>;
   /** Called before a navigation the code asks for; throws when the URL is refused. */
   checkNavigation(url: string): Promise<void>;
+  /** Most characters (of text or JSON) a value read from the page may have. */
+  maxValueChars: number;
 }
 
 type Json = unknown;
@@ -41,7 +44,7 @@ function pick(o: Json, keys: readonly string[], d: BridgeDeps | undefined): Reco
   return out;
 }
 
-function timeoutOf(given: unknown, d: BridgeDeps): number {
+export function timeoutOf(given: unknown, d: BridgeDeps): number {
   const left = Math.max(1, d.remaining());
   return typeof given === 'number' && given > 0 ? Math.min(given, left) : left;
 }
@@ -55,6 +58,37 @@ const ACTION_OPTS = ['timeout', 'force', 'button', 'clickCount', 'delay', 'posit
 const NAV_OPTS = ['timeout', 'waitUntil', 'referer'];
 const SHOT_OPTS = ['timeout', 'fullPage', 'type', 'quality', 'clip', 'omitBackground', 'scale', 'animations', 'caret'];
 const PDF_OPTS = ['format', 'landscape', 'scale', 'printBackground', 'width', 'height', 'margin', 'pageRanges', 'preferCSSPageSize'];
+
+/**
+ * What the page hands back is measured there and refused past the limit before it is read over:
+ * a page can build a string far larger than this process should hold (`'x'.repeat(4e8)`).
+ */
+export function bounded(d: BridgeDeps, json: boolean): BoundedReadOptions {
+  const max = d.maxValueChars;
+  return {
+    maxChars: max,
+    json,
+    timeout: timeoutOf(undefined, d),
+    tooLarge: (chars) =>
+      new ApiError('PAYLOAD_TOO_LARGE', {
+        message: `Payload Too Large: the page's value is ${chars} characters${json ? ' of JSON' : ''}, over this server's ${max}-character limit; bring back less of it (a slice, a count)`,
+      }),
+  };
+}
+
+/** Element readers, run in the page so their value is measured there. */
+export const READ = {
+  textContent: '(el) => el.textContent',
+  innerText: "(el) => { if (!(el instanceof HTMLElement)) throw new Error('Node is not an HTMLElement'); return el.innerText; }",
+  innerHTML: '(el) => el.innerHTML',
+  inputValue:
+    "(el) => { if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)) throw new Error('Node is not an <input>, <textarea> or <select> element'); return el.value; }",
+  getAttribute: '(el, name) => el.getAttribute(name)',
+  allTextContents: "(els) => els.map((e) => e.textContent || '')",
+  allInnerTexts: "(els) => els.map((e) => (e instanceof HTMLElement ? e.innerText : e.textContent || ''))",
+} as const;
+
+const readText = (d: BridgeDeps, loc: Locator, fn: string, arg?: unknown) => evaluateOnElement(loc, fn, arg, bounded(d, false));
 
 /** `evaluate(fn, arg)`: a function's source is called with the argument; a string is an expression or body. */
 function evaluateSource(src: string, isFunction: boolean, arg: Json): string {
@@ -121,15 +155,15 @@ async function onLocator(d: BridgeDeps, args: Json[]): Promise<Json> {
     case 'selectOption':
       return loc.selectOption(typeof a === 'string' || Array.isArray(a) ? (a as string | string[]) : String(a), t);
     case 'textContent':
-      return loc.textContent(t);
+      return readText(d, loc, READ.textContent);
     case 'innerText':
-      return loc.innerText(t);
+      return readText(d, loc, READ.innerText);
     case 'innerHTML':
-      return loc.innerHTML(t);
+      return readText(d, loc, READ.innerHTML);
     case 'inputValue':
-      return loc.inputValue(t);
+      return readText(d, loc, READ.inputValue);
     case 'getAttribute':
-      return loc.getAttribute(str(a, 'name'), t);
+      return readText(d, loc, READ.getAttribute, str(a, 'name'));
     case 'isVisible':
       return loc.isVisible();
     case 'isHidden':
@@ -141,17 +175,17 @@ async function onLocator(d: BridgeDeps, args: Json[]): Promise<Json> {
     case 'count':
       return loc.count();
     case 'allTextContents':
-      return loc.allTextContents();
+      return evaluateOnAll(loc, READ.allTextContents, null, bounded(d, true));
     case 'allInnerTexts':
-      return loc.allInnerTexts();
+      return evaluateOnAll(loc, READ.allInnerTexts, null, bounded(d, true));
     case 'waitFor':
       return loc.waitFor(pick(a, ['state', 'timeout'], d));
     case 'scrollIntoViewIfNeeded':
       return loc.scrollIntoViewIfNeeded(t);
     case 'evaluate':
-      return loc.evaluate(`(${str(a, 'function')})`, b ?? null, t);
+      return evaluateOnElement(loc, str(a, 'function'), b ?? null, bounded(d, true));
     case 'evaluateAll':
-      return loc.evaluateAll(`(${str(a, 'function')})`, b ?? null);
+      return evaluateOnAll(loc, str(a, 'function'), b ?? null, bounded(d, true));
     case 'screenshot':
       return screenshot(d, (o) => loc.screenshot(o), a);
     default:
@@ -168,10 +202,10 @@ const handlers: Record<string, Handler> = {
   reload: async (d, [o]) => response(await d.page.reload(pick(o, NAV_OPTS, d))),
   goBack: async (d, [o]) => response(await d.page.goBack(pick(o, NAV_OPTS, d))),
   goForward: async (d, [o]) => response(await d.page.goForward(pick(o, NAV_OPTS, d))),
-  content: (d) => d.page.content(),
-  title: (d) => d.page.title(),
+  content: (d) => readDocument(d.page, d.maxValueChars, bounded(d, false).tooLarge),
+  title: (d) => evaluateInPage(d.page, 'document.title', bounded(d, false)),
   setContent: async (d, [html]) => d.page.setContent(str(html, 'html'), { timeout: timeoutOf(undefined, d) }),
-  evaluate: (d, [src, isFn, arg]) => d.page.evaluate(evaluateSource(str(src, 'script'), isFn === true, arg)),
+  evaluate: (d, [src, isFn, arg]) => evaluateInPage(d.page, evaluateSource(str(src, 'script'), isFn === true, arg), bounded(d, true)),
   waitForFunction: async (d, [src, arg, o]) => {
     await d.page.waitForFunction(`(${str(src, 'function')})`, arg ?? null, pick(o, ['timeout', 'polling'], d));
     return true;
@@ -186,11 +220,12 @@ const handlers: Record<string, Handler> = {
   check: (d, [s]) => d.page.check(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
   uncheck: (d, [s]) => d.page.uncheck(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
   selectOption: (d, [s, v]) => d.page.selectOption(str(s, 'selector'), typeof v === 'string' || Array.isArray(v) ? (v as string | string[]) : String(v), { timeout: timeoutOf(undefined, d) }),
-  textContent: (d, [s]) => d.page.textContent(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
-  innerText: (d, [s]) => d.page.innerText(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
-  innerHTML: (d, [s]) => d.page.innerHTML(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
-  inputValue: (d, [s]) => d.page.inputValue(str(s, 'selector'), { timeout: timeoutOf(undefined, d) }),
-  getAttribute: (d, [s, n]) => d.page.getAttribute(str(s, 'selector'), str(n, 'name'), { timeout: timeoutOf(undefined, d) }),
+  // Page-level readers take the first match, as Playwright's do outside strict mode.
+  textContent: (d, [s]) => readText(d, d.page.locator(str(s, 'selector')).first(), READ.textContent),
+  innerText: (d, [s]) => readText(d, d.page.locator(str(s, 'selector')).first(), READ.innerText),
+  innerHTML: (d, [s]) => readText(d, d.page.locator(str(s, 'selector')).first(), READ.innerHTML),
+  inputValue: (d, [s]) => readText(d, d.page.locator(str(s, 'selector')).first(), READ.inputValue),
+  getAttribute: (d, [s, n]) => readText(d, d.page.locator(str(s, 'selector')).first(), READ.getAttribute, str(n, 'name')),
   isVisible: (d, [s]) => d.page.isVisible(str(s, 'selector')),
   isHidden: (d, [s]) => d.page.isHidden(str(s, 'selector')),
   waitForSelector: async (d, [s, o]) => {

@@ -33,7 +33,8 @@ export interface SandboxResult {
 
 const STACK_BYTES = 512 * 1024;
 
-class Output {
+/** stdout or stderr, cut at a number of characters. */
+export class Output {
   text = '';
   truncated = false;
   constructor(private readonly max: number) {}

@@ -9,12 +9,13 @@ import { ApiError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
+import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
 import type { CdpCredentials } from '../../browser/sessions.js';
 import { hasScope } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
-const AVAILABLE_LANGUAGES = ['node'] as const;
+const AVAILABLE_LANGUAGES = ['node', 'bash'] as const;
 
 const idParams = z.object({ id: z.string().min(1).max(128) });
 
@@ -72,9 +73,15 @@ async function cdpCredentials(rt: Runtime, req: FastifyRequest, token: string | 
 function checkLanguage(lang: string): void {
   if ((AVAILABLE_LANGUAGES as readonly string[]).includes(lang)) return;
   throw new ApiError('UNSUPPORTED_OPTION', {
-    message: `Language '${lang}' is not available on this server; available: ${AVAILABLE_LANGUAGES.join(', ')} (JavaScript with a Playwright-style \`page\`)`,
+    message: `Language '${lang}' is not available on this server; available: node (JavaScript with a Playwright-style \`page\`), bash (agent-browser commands)`,
     details: [{ code: 'unsupported', path: ['language'], message: `Available: ${AVAILABLE_LANGUAGES.join(', ')}` }],
   });
+}
+
+/** The code to run: JavaScript as it is, or bash parsed into browser commands (a 400 when it is not). */
+function program(language: 'node' | 'python' | 'bash', code: string): { code: string; commands?: BrowserCommand[] } {
+  checkLanguage(language);
+  return language === 'bash' ? { code, commands: parseCommands(code) } : { code };
 }
 
 function executeBody(r: SandboxResult) {
@@ -144,8 +151,7 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
   app.post('/v2/browser/:id/execute', { schema: { params: idParams, body: executeSchema, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof executeSchema>;
-    checkLanguage(b.language);
-    const r = await rt.browserSessions.execute(principalOf(req).teamId, id, { code: b.code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    const r = await rt.browserSessions.execute(principalOf(req).teamId, id, { ...program(b.language, b.code), timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
     return executeBody(r);
   });
 
@@ -165,7 +171,7 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
         details: [{ code: 'unsupported', path: [b.prompt ? 'prompt' : 'code'], message: 'Send code' }],
       });
     }
-    checkLanguage(b.language);
+    const code = program(b.language, b.code);
     let sessionId = rt.browserSessions.forScrape(teamId, id);
     if (!sessionId) {
       const doc = await rt.documents.getScrape(id, teamId);
@@ -177,7 +183,7 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
       });
       sessionId = s.id;
     }
-    const r = await rt.browserSessions.execute(teamId, sessionId, { code: b.code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    const r = await rt.browserSessions.execute(teamId, sessionId, { ...code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
     return executeBody(r);
   });
 

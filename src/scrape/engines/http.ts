@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
 import { ApiError, isApiError } from '../../errors.js';
+import { responseTooLarge } from './too-large.js';
 import type { SsrfGuard } from '../../security/ssrf.js';
 import { decodeBody, isTextual } from './charset.js';
 import type { Engine, FetchRequest, FetchResult } from '../types.js';
@@ -205,7 +206,7 @@ function readBody(body: NodeJS.ReadableStream & { destroy(error?: Error): void }
     };
     source.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) return fail(new ApiError('SCRAPE_SITE_ERROR', { message: `Response is larger than the ${limit}-byte limit` }));
+      if (size > limit) return fail(responseTooLarge(limit));
       chunks.push(chunk);
     });
     source.once('end', () => {

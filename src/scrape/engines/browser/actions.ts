@@ -7,6 +7,9 @@ import * as acorn from 'acorn';
 import type { Page } from 'playwright-core';
 import { ApiError, isApiError } from '../../../errors.js';
 import type { Action, ActionOutput } from './action-schema.js';
+import { responseTooLarge } from '../too-large.js';
+import { evaluateInPage } from './bounded-read.js';
+import { readBoundedHtml } from './capture.js';
 import { sleep, throwIfAborted } from './waits.js';
 
 export interface ActionTarget {
@@ -15,6 +18,10 @@ export interface ActionTarget {
   signal: AbortSignal;
   /** Time left as a positive Playwright timeout, at most `cap`. */
   timeout(cap?: number): number;
+  /** Largest page, script value, screenshot or PDF an action may bring back (MAX_RESPONSE_BYTES). */
+  maxBytes: number;
+  /** Throws when the page may not go on (a navigation the guard refused); called after each action. */
+  check?(): void;
 }
 
 export const emptyActionOutput = (): ActionOutput => ({ screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] });
@@ -25,6 +32,7 @@ export async function runActions(t: ActionTarget, actions: readonly Action[]): P
     throwIfAborted(t.signal);
     try {
       await runOne(t, action, out);
+      t.check?.();
     } catch (e) {
       // The scrape's own deadline is not the action's fault.
       if (t.signal.aborted) throw t.signal.reason;
@@ -78,17 +86,17 @@ async function runOne(t: ActionTarget, a: Action, out: ActionOutput): Promise<vo
         fullPage: a.fullPage,
         timeout: t.timeout(),
       });
-      out.screenshots.push({ data, mime: jpeg ? 'image/jpeg' : 'image/png' });
+      out.screenshots.push({ data: checkSize(data, t.maxBytes), mime: jpeg ? 'image/jpeg' : 'image/png' });
       return;
     }
     case 'scrape':
-      out.scrapes.push({ url: page.url(), html: await page.content() });
+      out.scrapes.push({ url: page.url(), html: await readBoundedHtml(page, t.maxBytes) });
       return;
     case 'executeJavascript':
-      out.javascriptReturns.push(await evaluateScript(page, a.script));
+      out.javascriptReturns.push(await evaluateScript(page, a.script, t.maxBytes));
       return;
     case 'pdf':
-      out.pdfs.push(await page.pdf({ format: a.format, landscape: a.landscape, scale: a.scale, printBackground: true }));
+      out.pdfs.push(checkSize(await page.pdf({ format: a.format, landscape: a.landscape, scale: a.scale, printBackground: true }), t.maxBytes));
       return;
   }
 }
@@ -132,7 +140,13 @@ export function wrapScript(script: string): string {
   return `${body.slice(0, start)}return (${body.slice(start, end)});${body.slice(last.end)}`;
 }
 
-async function evaluateScript(page: Page, script: string): Promise<{ type: string; value: unknown }> {
-  const value: unknown = await page.evaluate(wrapScript(script));
+function checkSize(data: Buffer, maxBytes: number): Buffer {
+  if (data.length > maxBytes) throw responseTooLarge(maxBytes);
+  return data;
+}
+
+async function evaluateScript(page: Page, script: string, maxBytes: number): Promise<{ type: string; value: unknown }> {
+  // The value comes back as JSON, measured in the page: a script cannot flood this process.
+  const value: unknown = await evaluateInPage(page, wrapScript(script), { maxChars: maxBytes, json: true, tooLarge: () => responseTooLarge(maxBytes) });
   return { type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value, value: value ?? null };
 }

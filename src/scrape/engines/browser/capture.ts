@@ -4,10 +4,12 @@
  */
 import { Buffer } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
-import type { Response as PwResponse } from 'playwright-core';
+import type { Page, Response as PwResponse } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import type { FetchResult, ScreenshotRequest } from '../../types.js';
 import { decodeBody, isTextual } from '../charset.js';
+import { responseTooLarge } from '../too-large.js';
+import { readDocument } from './bounded-read.js';
 import type { Visit } from './visit.js';
 import { noop, throwIfAborted, untilAborted, withTimeout } from './waits.js';
 
@@ -22,7 +24,7 @@ interface MainDocument {
 
 export async function captureDocument(v: Visit, response: PwResponse): Promise<FetchResult> {
   const headers = await siteHeadersOf(v, response);
-  let main: MainDocument = { status: response.status(), headers, body: await response.body().catch(() => undefined), url: v.page.url() };
+  let main: MainDocument = { status: response.status(), headers, body: await boundedBody(v, response, headers), url: v.page.url() };
   const mime = (headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (mime === 'application/pdf' && !main.body?.subarray(0, 1024).includes('%PDF')) {
     // Chromium's PDF viewer hands out its own wrapper page instead of the document's bytes.
@@ -122,19 +124,39 @@ async function refetch(v: Visit, url: string): Promise<MainDocument> {
 }
 
 function checkSize(v: Visit, bytes: number): void {
-  if (bytes > v.maxResponseBytes) {
-    throw new ApiError('SCRAPE_SITE_ERROR', { message: `Response is larger than the ${v.maxResponseBytes}-byte limit` });
-  }
+  if (bytes > v.maxResponseBytes) throw responseTooLarge(v.maxResponseBytes);
+}
+
+/**
+ * The main document's bytes, asked of Chromium only once it says they fit: by the declared
+ * length, then by what it received, then by what it hands over.
+ */
+async function boundedBody(v: Visit, response: PwResponse, headers: Record<string, string>): Promise<Buffer | undefined> {
+  checkSize(v, Number(headers['content-length'] ?? 0) || 0);
+  const sizes = await response.request().sizes().catch(() => undefined);
+  if (sizes) checkSize(v, sizes.responseBodySize);
+  const body = await response.body().catch(() => undefined);
+  if (body) checkSize(v, body.length);
+  return body;
+}
+
+/** The DOM after scripts ran; its size is measured in the page, before it is read over. */
+export async function readBoundedHtml(page: Page, maxBytes: number): Promise<string> {
+  const html = await readDocument(page, maxBytes, () => responseTooLarge(maxBytes));
+  // Measured in UTF-16 units there (never more than the UTF-8 bytes); bytes are what count.
+  if (Buffer.byteLength(html, 'utf8') > maxBytes) throw responseTooLarge(maxBytes);
+  return html;
 }
 
 async function renderedHtml(v: Visit): Promise<string> {
   try {
-    return await v.page.content();
+    return await readBoundedHtml(v.page, v.maxResponseBytes);
   } catch (e) {
+    if (e instanceof ApiError) throw e;
     // A script navigated while the DOM was being read; read the new document once it loads.
     await v.page.waitForLoadState('load', { timeout: v.timeout() }).catch(noop);
     if (v.page.isClosed()) throw e;
-    return v.page.content();
+    return readBoundedHtml(v.page, v.maxResponseBytes);
   }
 }
 
@@ -146,6 +168,7 @@ async function screenshot(v: Visit, shot: ScreenshotRequest): Promise<NonNullabl
     fullPage: shot.fullPage,
     timeout: v.timeout(),
   });
+  checkSize(v, data.length);
   return { data, mime: jpeg ? 'image/jpeg' : 'image/png' };
 }
 

@@ -24,7 +24,10 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-sync',
   // /dev/shm is 64 MB in default Docker; large pages crash the renderer there.
   '--disable-dev-shm-usage',
-  // WebRTC can open UDP sockets to any address, outside both request routing and the guard proxy.
+  // WebRTC can open UDP sockets to any address (STUN/TURN servers a page names), outside both
+  // request routing and the guard proxy: no UDP unless proxied, and the proxy speaks only TCP.
+  // Current Chromium reads the first spelling; older builds read only the second.
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 

@@ -51,6 +51,9 @@ export async function render(v: Visit): Promise<FetchResult> {
   if (!main) throw new ApiError('SCRAPE_SITE_ERROR', { message: 'The browser got no document response' });
   if (v.req.blockAds) await removeConsent(v);
   const actions = v.req.actions?.length ? await act(v) : undefined;
+  // An action's navigation failed (the guard refused it, or the site did not answer): Chromium's
+  // error page stands where a document would, and is never handed back as the site's.
+  if (actions && v.page.url().startsWith('chrome-error:')) return Object.assign(await fromErrorPage(v), { actions });
   if (actions && v.req.blockAds) await removeConsent(v);
   const result = await captureDocument(v, actions ? (v.lastDocumentResponse() ?? main) : main);
   if (actions) result.actions = actions;
@@ -63,12 +66,16 @@ async function act(v: Visit) {
     page: v.page,
     signal: v.signal,
     timeout: (cap = Infinity) => Math.max(1, Math.min(cap, v.remaining() - ACTION_RESERVE_MS)),
+    maxBytes: v.maxResponseBytes,
+    // The guard refused a navigation an action started: the scrape fails as a blocked URL does.
+    check: () => throwIfBlocked(v.lease),
   };
   const out = await runActions(target, v.req.actions ?? []);
   // A click may have navigated; read the document it led to once it has loaded.
   await v.page.waitForLoadState('load', { timeout: v.timeout(NETWORK_IDLE_CAP_MS) }).catch(noop);
   throwIfAborted(v.signal);
   await v.lease.settleRedirects();
+  throwIfBlocked(v.lease);
   return out;
 }
 
@@ -150,6 +157,10 @@ async function fromErrorPage(v: Visit): Promise<FetchResult> {
   const last = v.lastDocumentResponse();
   if (last && last.url() === lease.lastMainUrl) return captureBareError(v, last);
   throw lease.failureFor(lease.lastMainUrl) ?? new ApiError('SCRAPE_SITE_ERROR', { message: 'The page navigated to a browser error page' });
+}
+
+function throwIfBlocked(lease: Lease): void {
+  if (lease.mainBlocked) throw toBrowserError(lease.mainBlocked);
 }
 
 function navigationError(e: unknown, lease: Lease): ApiError {
