@@ -4,8 +4,9 @@
  * idempotent against the store, so a task that runs twice after a crash changes nothing twice.
  */
 import type { Logger } from 'pino';
-import { isApiError } from '../errors.js';
+import { ApiError, isApiError } from '../errors.js';
 import { memoByObject } from '../memo.js';
+import { isRetryable, taskItem, tasks, timedOut, type PayloadOf } from '../jobs/catalog.js';
 import type { JobQueue, QueueJob } from '../jobs/queue.js';
 import type { Document } from '../scrape/document.js';
 import type { ScrapeOptions } from '../scrape/options.js';
@@ -18,9 +19,10 @@ import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
 import { LinkFilter, type Link } from './link-filter.js';
-import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobKind, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
 
-export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
+/** What the crawl queue carries: the catalog's crawl kickoff, crawl page and batch page tasks. */
+export type CrawlTask = PayloadOf<'crawlKickoff'> | PayloadOf<'crawlPage'> | PayloadOf<'batchPage'>;
 
 /** What a batch keeps of its request. */
 export interface BatchPlan {
@@ -49,10 +51,16 @@ export function taskId(t: CrawlTask): string {
   return t.kind === 'kickoff' ? `kickoff.${t.crawlId}` : `page.${t.crawlId}.${t.urlKey}`;
 }
 
-export function pageTasks(teamId: string, crawlId: string, entries: readonly FrontierEntry[]) {
+export function kickoffTask(teamId: string, crawlId: string) {
+  const data: CrawlTask = { kind: 'kickoff', crawlId };
+  return taskItem<CrawlTask>(tasks.crawlKickoff, teamId, data, { id: taskId(data) });
+}
+
+export function pageTasks(kind: JobKind, teamId: string, crawlId: string, entries: readonly FrontierEntry[]) {
+  const spec = kind === 'crawl' ? tasks.crawlPage : tasks.batchPage;
   return entries.map((e) => {
-    const data: CrawlTask = { kind: 'page', crawlId, urlKey: e.urlKey };
-    return { teamId, data, opts: { id: taskId(data) } };
+    const data: CrawlTask = { kind: kind === 'crawl' ? 'page' : 'batch-page', crawlId, urlKey: e.urlKey };
+    return taskItem<CrawlTask>(spec, teamId, data, { id: taskId(data) });
   });
 }
 
@@ -78,7 +86,7 @@ export class CrawlRunner {
     const row = await this.deps.repo.page(job.data.crawlId, job.data.urlKey);
     if (!row || row.jobStatus !== 'scraping' || row.state !== 'pending') return;
     const crawl = await this.recordOf(job.data.crawlId);
-    if (crawl) await this.page(crawl, row, signal);
+    if (crawl) await this.page(crawl, row, job.final, signal);
   }
 
   /**
@@ -123,12 +131,18 @@ export class CrawlRunner {
       }
     }
     const { admitted } = await this.admitLinks(crawl, seeds);
-    await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
+    await this.deps.queue.addBulk(pageTasks('crawl', crawl.teamId, crawl.id, admitted));
     await this.deps.repo.markKickoffDone(crawl.id);
     await this.finishIfDone(crawl);
   }
 
-  private async page(crawl: CrawlRecord<AnyPlan>, row: PageRow, signal: AbortSignal): Promise<void> {
+  /**
+   * Scrapes one page and records its outcome. A failure another attempt may mend (the error
+   * catalog's `retryable`, or the site answering 5xx) is thrown back to the queue, which runs the
+   * page again after its backoff; on the last attempt, or for any other failure, the outcome is
+   * recorded as it stands.
+   */
+  private async page(crawl: CrawlRecord<AnyPlan>, row: PageRow, final: boolean, signal: AbortSignal): Promise<void> {
     const key = row.urlKey;
     const plan = crawl.plan;
     const host = safeHost(row.url);
@@ -141,11 +155,15 @@ export class CrawlRunner {
       const base = plan.filesBaseUrl ?? '';
       // The job keeps each page once, in its results, under the page's scrape id.
       doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
+      const status = doc.metadata.statusCode;
+      if (!final && status >= 500) throw new ApiError('SCRAPE_SITE_ERROR', { message: `The site answered ${status}; the page is tried again` });
       links = doc.links ?? [];
       if (!wantsLinks) delete doc.links;
       outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
-      if (signal.aborted) throw e;
+      // Closing or a lost lease: the job runs again elsewhere. Past its timeout it is a failure.
+      if (signal.aborted && !timedOut(signal)) throw e;
+      if (!final && isRetryable(e)) throw e;
       outcome = isApiError(e) ? { error: e.message, ...(e.code ? { code: e.code } : {}) } : { error: (e as Error).message ?? String(e) };
       doc = undefined;
     } finally {
@@ -153,7 +171,7 @@ export class CrawlRunner {
     }
     const next = crawl.kind === 'crawl' ? links.map((url) => ({ url, depth: row.depth + 1 })) : [];
     const admitted = await this.recordPage(crawl, key, outcome, doc, next);
-    if (admitted?.length) await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
+    if (admitted?.length) await this.deps.queue.addBulk(pageTasks(crawl.kind, crawl.teamId, crawl.id, admitted));
   }
 
   /**
@@ -258,13 +276,12 @@ export class CrawlRunner {
       if (!crawl) continue;
       await this.deps.repo.touch(id);
       if (!crawl.kickoffDone) {
-        const t: CrawlTask = { kind: 'kickoff', crawlId: id };
-        await this.deps.queue.add(crawl.teamId, t, { id: taskId(t) });
+        await this.deps.queue.addBulk([kickoffTask(crawl.teamId, id)]);
         continue;
       }
       const pending = await this.deps.repo.pendingPages(id, 10_000);
       if (pending.length === 0) await this.finishIfDone(crawl);
-      else await this.deps.queue.addBulk(pageTasks(crawl.teamId, id, pending));
+      else await this.deps.queue.addBulk(pageTasks(crawl.kind, crawl.teamId, id, pending));
     }
   }
 }

@@ -11,7 +11,7 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 import { crawlPlanOf, type BatchRequest, type CrawlRequest } from './options.js';
-import { eventType, pageTasks, taskId, type BatchPlan, type CrawlTask } from './runner.js';
+import { eventType, kickoffTask, pageTasks, type BatchPlan, type CrawlTask } from './runner.js';
 import type { CrawlRecord, CrawlRepository, FrontierEntry, JobKind, JobStatus } from './store.js';
 
 /** Status pages stop growing past this many bytes of documents (at least one is always sent). */
@@ -63,8 +63,7 @@ export class CrawlService {
       ttlMs: this.deps.ttlMs,
     });
     await this.started(teamId, id, 'crawl', req.webhook);
-    const t: CrawlTask = { kind: 'kickoff', crawlId: id };
-    await this.deps.queue.add(teamId, t, { id: taskId(t) });
+    await this.deps.queue.addBulk([kickoffTask(teamId, id)]);
     return { id };
   }
 
@@ -121,7 +120,7 @@ export class CrawlService {
     // Every listed URL is scraped, repeats included, so each entry gets its own key.
     const entries: FrontierEntry[] = valid.map((url, i) => ({ urlKey: `${String(offset + i).padStart(6, '0')} ${url}`, url, depth: 0 }));
     const admitted = await this.deps.repo.admit(id, entries);
-    await this.deps.queue.addBulk(pageTasks(teamId, id, admitted));
+    await this.deps.queue.addBulk(pageTasks('batch', teamId, id, admitted));
     return ignoreInvalidURLs ? { id, invalidURLs } : { id };
   }
 

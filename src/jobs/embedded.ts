@@ -12,13 +12,17 @@ import { pino, type Logger } from 'pino';
 import { memoBySmallNumber } from '../memo.js';
 import { prepared, type Runner } from '../store/prepared.js';
 import type { Database, QueueJobsTable } from '../store/schema.js';
-import { abortedForClose, resolveEnqueue, RunningSet, sleep, teamCap, Wakeup } from './common.js';
+import { isRetryable, leaseOf } from './catalog.js';
+import { abortedForClose, resolveEnqueue, runAsKind, RunningSet, sleep, teamCap, Wakeup } from './common.js';
 import type { EnqueueItem, EnqueueOptions, JobHandler, JobQueue, ProcessOptions, QueueCounts, QueueFactory } from './queue.js';
 
 export interface EmbeddedQueueOptions {
   db: Kysely<Database>;
   log?: Logger;
-  /** How long a claim holds without renewal; a dead worker's jobs wait this long (default 30 s). */
+  /**
+   * How long a claim holds without renewal; a dead worker's jobs wait this long. Overrides the
+   * job catalog's lease of each queue (default: the catalog's, or 30 s for a queue it lacks).
+   */
   leaseMs?: number;
   /** How often an idle worker looks for due jobs; adds in this process wake it at once (default 250 ms). */
   pollMs?: number;
@@ -34,7 +38,7 @@ interface Settings {
   db: Kysely<Database>;
   log: Logger;
   postgres: boolean;
-  leaseMs: number;
+  leaseMs: number | undefined;
   pollMs: number;
   abortGraceMs: number;
   maxStalls: number;
@@ -52,7 +56,7 @@ export class EmbeddedQueueFactory implements QueueFactory {
       db: opts.db,
       log: opts.log ?? pino({ level: 'silent' }),
       postgres: opts.db.getExecutor().adapter instanceof PostgresAdapter,
-      leaseMs: opts.leaseMs ?? 30_000,
+      leaseMs: opts.leaseMs,
       pollMs: opts.pollMs ?? 250,
       abortGraceMs: opts.abortGraceMs ?? 1000,
       maxStalls: opts.maxStalls ?? 5,
@@ -80,6 +84,7 @@ type Row = Selectable<QueueJobsTable>;
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_CHUNK = 500;
 const PURGE_EVERY_MS = 60_000;
+const DEFAULT_LEASE_MS = 30_000;
 /** Keeps a long retry series from pushing a job out of reach (or past what a bigint holds). */
 const MAX_BACKOFF_MS = 24 * 3600_000;
 /** How long a claim waits for more slots to free up while other jobs run (see gatherSlots). */
@@ -110,12 +115,14 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   private closing: Promise<void> | undefined;
   private lastPurge = 0;
   private readonly q: ClaimQueries;
+  private readonly leaseMs: number;
 
   constructor(
     readonly name: string,
     private readonly s: Settings,
   ) {
     this.q = claimQueries(s.db, name);
+    this.leaseMs = s.leaseMs ?? leaseOf(name) ?? DEFAULT_LEASE_MS;
   }
 
   add(teamId: string, data: T, opts?: EnqueueOptions): Promise<void> {
@@ -163,7 +170,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     if (this.stopping) throw new Error(`queue ${this.name} is closed`);
     this.handler = handler;
     this.processOpts = { ...opts, concurrency: Math.max(1, Math.floor(opts.concurrency)) };
-    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.s.leaseMs / 3)));
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
     this.renewTimer.unref();
     this.loop = this.fetchLoop();
   }
@@ -257,7 +264,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       const picked = await this.pick(trx, now, limit, lapsedToo);
       if (picked.length === 0) return [];
       const token = `${this.workerId}.${++this.claims}`;
-      const values: Record<string, number | string> = { token, leaseUntil: now + this.s.leaseMs, now };
+      const values: Record<string, number | string> = { token, leaseUntil: now + this.leaseMs, now };
       picked.forEach((seq, i) => (values[`seq${i}`] = seq));
       return (await this.q.take(picked.length)(values, trx)).rows;
     });
@@ -382,8 +389,9 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       let error: unknown;
       let ok = false;
       try {
-        const job = { id: row.id, teamId: row.team_id, data: JSON.parse(row.data) as T, attempt: row.attempts_made + 1 };
-        await this.handler!(job, signal);
+        const attempt = row.attempts_made + 1;
+        const job = { id: row.id, teamId: row.team_id, data: JSON.parse(row.data) as T, attempt, final: attempt >= row.max_attempts };
+        await runAsKind(this.name, job.data, signal, (s) => this.handler!(job, s));
         ok = true;
       } catch (err) {
         error = err;
@@ -405,7 +413,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const now = Date.now();
     const attemptsMade = row.attempts_made + 1;
     const message = error instanceof Error ? error.message : String(error);
-    const retry = attemptsMade < row.max_attempts;
+    const retry = attemptsMade < row.max_attempts && isRetryable(error);
     if (!retry) this.s.log.warn({ queue: this.name, id: row.id, attempts: attemptsMade, err: error }, 'job failed');
     await this.s.db
       .updateTable('queue_jobs')
@@ -441,7 +449,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     try {
       const kept = await this.s.db
         .updateTable('queue_jobs')
-        .set({ lease_until: Date.now() + this.s.leaseMs })
+        .set({ lease_until: Date.now() + this.leaseMs })
         .where('state', '=', 'active')
         .where(
           'worker',

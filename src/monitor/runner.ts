@@ -12,6 +12,7 @@ import { urlKey } from '../crawl/normalize.js';
 import type { CrawlService } from '../crawl/service.js';
 import { TERMINAL, type CrawlRepository } from '../crawl/store.js';
 import { isApiError } from '../errors.js';
+import type { PayloadOf } from '../jobs/catalog.js';
 import type { QueueJob } from '../jobs/queue.js';
 import type { Document } from '../scrape/document.js';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
@@ -24,9 +25,8 @@ import type { CrawlTarget, ScrapeTarget, Target } from './schemas.js';
 import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
 import { checkView, pageEvent } from './views.js';
 
-export interface MonitorTask {
-  checkId: string;
-}
+/** What the monitor queue carries: the catalog's monitor check task. */
+export type MonitorTask = PayloadOf<'monitorCheck'>;
 
 export interface RunnerDeps {
   repo: MonitorRepository;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { JobQueue } from '../jobs/queue.js';
 import type { MonitorTask } from './runner.js';
 import { nextRunAfter } from './schedule.js';
-import { checkJobId, type MonitorService } from './service.js';
+import { checkTask, type MonitorService } from './service.js';
 import type { MonitorRepository } from './store.js';
 
 export interface SchedulerDeps {
@@ -76,7 +76,7 @@ export class MonitorScheduler {
   /** Re-adds checks whose queue entry was lost between their commit and the enqueue. */
   async requeueStale(): Promise<void> {
     for (const c of await this.deps.repo.staleQueued(REQUEUE_AFTER_MS)) {
-      await this.deps.queue.add(c.teamId, { checkId: c.id }, { id: checkJobId(c.id) });
+      await this.deps.queue.addBulk([checkTask(c.teamId, c.id)]);
     }
   }
 }

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, isApiError } from '../errors.js';
+import { taskItem, tasks } from '../jobs/catalog.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { pendingFeatures, scrapeOptionsSchema } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
@@ -25,6 +26,11 @@ export interface MonitorServiceDeps {
 }
 
 export const checkJobId = (checkId: string) => `check.${checkId}`;
+
+/** The queue item that runs a check; `id` and `delayMs` for a check that puts itself back. */
+export function checkTask(teamId: string, checkId: string, opts: { id?: string; delayMs?: number } = {}) {
+  return taskItem<MonitorTask>(tasks.monitorCheck, teamId, { checkId }, { id: checkJobId(checkId), ...opts });
+}
 
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
@@ -158,7 +164,7 @@ export class MonitorService {
       await repo.insertCheck(check, trx);
       return free;
     });
-    if (queued) await this.deps.queue.add(m.teamId, { checkId: check.id }, { id: checkJobId(check.id) });
+    if (queued) await this.deps.queue.addBulk([checkTask(m.teamId, check.id)]);
     return check;
   }
 

@@ -20,6 +20,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isApiError } from '../errors.js';
+import { tasks } from '../jobs/catalog.js';
 import { guardedConnector } from '../scrape/engines/http.js';
 import type { SsrfGuard } from '../security/ssrf.js';
 import type { Database, WebhookDeliveriesTable } from '../store/schema.js';
@@ -41,12 +42,12 @@ export interface WebhookDispatcherOptions {
   db: Kysely<Database>;
   guard: SsrfGuard;
   log: Logger;
-  /** Attempts per event, the first included, before it is marked failed. */
+  /** Attempts per event, the first included, before it is marked failed (default: the job catalog's). */
   maxAttempts?: number;
-  /** Wait after the first failed attempt; doubles after each further one. */
+  /** Wait after the first failed attempt; doubles after each further one (default: the job catalog's). */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** Per attempt, connect to last response byte. */
+  /** Per attempt, connect to last response byte (default: the job catalog's timeout). */
   timeoutMs?: number;
   /** How often the loop looks for work it was not told about (other processes' events). */
   pollMs?: number;
@@ -147,15 +148,16 @@ export class WebhookDispatcher {
     this.db = opts.db;
     this.guard = opts.guard;
     this.log = opts.log;
-    this.maxAttempts = Math.max(1, opts.maxAttempts ?? 6);
-    this.backoffMs = opts.backoffMs ?? 1000;
+    const policy = tasks.webhookDelivery;
+    this.maxAttempts = Math.max(1, opts.maxAttempts ?? policy.attempts);
+    this.backoffMs = opts.backoffMs ?? policy.backoffMs;
     this.maxBackoffMs = opts.maxBackoffMs ?? 5 * 60_000;
-    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.timeoutMs = opts.timeoutMs ?? policy.timeoutMs;
     this.pollMs = opts.pollMs ?? 250;
     this.concurrency = Math.max(1, opts.concurrency ?? 8);
     this.retentionMs = opts.retentionMs ?? 3 * 24 * 3600_000;
     this.closeGraceMs = opts.closeGraceMs ?? 5000;
-    this.leaseMs = this.timeoutMs * 2 + 30_000;
+    this.leaseMs = Math.max(policy.leaseMs, this.timeoutMs * 2 + 30_000);
   }
 
   /**
@@ -495,11 +497,12 @@ function hostOf(url: string): string {
   }
 }
 
-/** A failed attempt: refused targets are final, everything else (network, DNS, timeouts) is retried. */
+/** A failed attempt: what the error catalog calls final is, everything else (network, DNS, timeouts) is retried. */
 function classify(e: unknown, timedOut: boolean, timeoutMs?: number): Outcome {
   for (let cur: unknown = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
     if (isApiError(cur)) {
-      const final = cur.key === 'URL_BLOCKED' || cur.key === 'INVALID_URL';
+      // The error catalog says which refusals no retry can mend (a blocked or invalid target).
+      const final = !cur.retryable;
       const address = (cur.details as { address?: string } | undefined)?.address;
       const error = `${cur.message}${address ? ` (${address})` : ''}`;
       return { kind: final ? 'fail' : 'retry', status: null, error };
