@@ -33,7 +33,7 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 
 const basePath = (kind: JobKind) => (kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape');
 
-export async function jobRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
   app.post(
     '/v2/crawl',
     { schema: { body: crawlRequestSchema, tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'crawl' } },
