@@ -79,11 +79,11 @@ export class CrawlRunner {
 
   async handle(job: QueueJob<CrawlTask>, signal: AbortSignal): Promise<void> {
     if (job.data.kind === 'kickoff') {
-      const crawl = await this.deps.repo.get<CrawlPlan>(job.data.crawlId);
+      const crawl = await this.deps.repo.jobs.get<CrawlPlan>(job.data.crawlId);
       if (crawl?.status === 'scraping') await this.kickoff(crawl, signal);
       return;
     }
-    const row = await this.deps.repo.page(job.data.crawlId, job.data.urlKey);
+    const row = await this.deps.repo.frontier.page(job.data.crawlId, job.data.urlKey);
     if (!row || row.jobStatus !== 'scraping' || row.state !== 'pending') return;
     const crawl = await this.recordOf(job.data.crawlId);
     if (crawl) await this.page(crawl, row, job.final, signal);
@@ -96,7 +96,7 @@ export class CrawlRunner {
   private async recordOf(crawlId: string): Promise<CrawlRecord<AnyPlan> | undefined> {
     let crawl = this.records.get(crawlId);
     if (!crawl) {
-      crawl = await this.deps.repo.get<AnyPlan>(crawlId);
+      crawl = await this.deps.repo.jobs.get<AnyPlan>(crawlId);
       if (!crawl) return undefined;
       remember(this.records, crawlId, crawl);
     }
@@ -110,7 +110,7 @@ export class CrawlRunner {
     let robots: Robots | null = null;
     if (!plan.ignoreRobotsTxt) {
       const text = crawl.robotsTxt ?? (await fetchRobotsTxt(origin, this.deps.http, this.deps.guard, signal));
-      if (crawl.robotsTxt === null) await this.deps.repo.setRobots(crawl.id, text);
+      if (crawl.robotsTxt === null) await this.deps.repo.jobs.setRobots(crawl.id, text);
       robots = parseRobots(origin, text);
       this.robotsCache.set(crawl.id, robots);
     }
@@ -132,7 +132,7 @@ export class CrawlRunner {
     }
     const { admitted } = await this.admitLinks(crawl, seeds);
     await this.deps.queue.addBulk(pageTasks('crawl', crawl.teamId, crawl.id, admitted));
-    await this.deps.repo.markKickoffDone(crawl.id);
+    await this.deps.repo.jobs.markKickoffDone(crawl.id);
     await this.finishIfDone(crawl);
   }
 
@@ -180,7 +180,7 @@ export class CrawlRunner {
    */
   private async recordPage(crawl: CrawlRecord<AnyPlan>, key: string, outcome: PageOutcome, doc: Document | undefined, links: Link[]): Promise<FrontierEntry[] | undefined> {
     const { allowed, blocked } = crawl.kind === 'crawl' ? this.linkFilterFor(crawl as CrawlRecord<CrawlPlan>).filter(links) : { allowed: [], blocked: [] };
-    const res = await this.deps.repo.finishPage(
+    const res = await this.deps.repo.frontier.finishPage(
       crawl.id,
       key,
       outcome,
@@ -200,7 +200,7 @@ export class CrawlRunner {
 
   private async admitLinks(crawl: CrawlRecord<CrawlPlan>, links: Link[]): Promise<{ admitted: FrontierEntry[] }> {
     const { allowed, blocked } = this.linkFilterFor(crawl).filter(links);
-    return { admitted: await this.deps.repo.admit(crawl.id, allowed, blocked) };
+    return { admitted: await this.deps.repo.frontier.admit(crawl.id, allowed, blocked) };
   }
 
   /** Scope rules first (silently dropped), then robots.txt (recorded as blocked); one per job. */
@@ -243,7 +243,7 @@ export class CrawlRunner {
 
   /** Ends the job when nothing is pending; the one caller that ends it sends the final event. */
   async finishIfDone(crawl: CrawlRecord<AnyPlan>): Promise<JobStatus | undefined> {
-    const status = await this.deps.repo.finishIfDone(crawl.id, (trx, st) => this.emitEnd(crawl, trx, st));
+    const status = await this.deps.repo.jobs.finishIfDone(crawl.id, (trx, st) => this.emitEnd(crawl, trx, st));
     if (status) this.forget(crawl.id);
     return status;
   }
@@ -271,15 +271,15 @@ export class CrawlRunner {
    * Task ids deduplicate against tasks still queued.
    */
   async recoverStalled(staleMs: number): Promise<void> {
-    for (const id of await this.deps.repo.stalled(staleMs)) {
-      const crawl = await this.deps.repo.get<AnyPlan>(id);
+    for (const id of await this.deps.repo.jobs.stalled(staleMs)) {
+      const crawl = await this.deps.repo.jobs.get<AnyPlan>(id);
       if (!crawl) continue;
-      await this.deps.repo.touch(id);
+      await this.deps.repo.jobs.touch(id);
       if (!crawl.kickoffDone) {
         await this.deps.queue.addBulk([kickoffTask(crawl.teamId, id)]);
         continue;
       }
-      const pending = await this.deps.repo.pendingPages(id, 10_000);
+      const pending = await this.deps.repo.frontier.pendingPages(id, 10_000);
       if (pending.length === 0) await this.finishIfDone(crawl);
       else await this.deps.queue.addBulk(pageTasks(crawl.kind, crawl.teamId, id, pending));
     }

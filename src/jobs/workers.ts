@@ -33,7 +33,7 @@ export function startWorkers(rt: Runtime): Workers {
 
 async function housekeeping(rt: Runtime): Promise<void> {
   await rt.crawlRunner.recoverStalled(STALL_MS);
-  await rt.crawlRepo.purgeExpired();
+  await rt.crawlRepo.jobs.purgeExpired();
   // A single scrape's record (GET /v2/scrape/{id}) is kept as long as a job's documents.
   await rt.documents.purgeScrapes(Date.now() - rt.config.jobTtlMs);
   await rt.documents.purgeCache(Date.now() - rt.config.cacheTtlMs);

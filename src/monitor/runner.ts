@@ -155,7 +155,7 @@ export class MonitorRunner {
       return { pages: [], error: errorText(e) };
     }
     for (;;) {
-      const job = await this.deps.crawlRepo.get(crawlId);
+      const job = await this.deps.crawlRepo.jobs.get(crawlId);
       if (!job || TERMINAL.includes(job.status)) break;
       if (signal.aborted) throw new Error('aborted');
       await new Promise((r) => setTimeout(r, CRAWL_POLL_MS));
@@ -164,7 +164,7 @@ export class MonitorRunner {
     const seen = new Set<string>();
     const now = Date.now();
     for (let skip = 0; ; ) {
-      const rows = await this.deps.crawlRepo.results(crawlId, skip, 200);
+      const rows = await this.deps.crawlRepo.results.page(crawlId, skip, 200);
       for (const r of rows) {
         const doc = JSON.parse(r.document) as Document;
         const url = doc.metadata.sourceURL;
@@ -177,7 +177,7 @@ export class MonitorRunner {
       skip += rows.length;
       if (rows.length < 200) break;
     }
-    const { errors } = await this.deps.crawlRepo.errors(crawlId);
+    const { errors } = await this.deps.crawlRepo.frontier.errors(crawlId);
     for (const e of errors) {
       const key = keyOf(e.url);
       if (seen.has(key)) continue;

@@ -130,7 +130,7 @@ async function watch(rt: Runtime, socket: WebSocket, teamId: string, id: string,
     send({ type: 'catchup', data: { ...snapshot(), status: 'scraping' } });
     let seq = 0;
     while (open) {
-      const rows = await rt.crawlRepo.resultsAfter(id, seq, 200);
+      const rows = await rt.crawlRepo.results.after(id, seq, 200);
       for (const r of rows) {
         seq = r.seq;
         send({ type: 'document', data: JSON.parse(r.document) });
