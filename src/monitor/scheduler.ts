@@ -8,9 +8,9 @@
  */
 import type { Logger } from 'pino';
 import type { JobQueue } from '../jobs/queue.js';
-import type { MonitorTask } from './runner.js';
+import { checkTask, type MonitorTask } from './tasks.js';
 import { nextRunAfter } from './schedule.js';
-import { checkTask, type MonitorService } from './service.js';
+import type { MonitorService } from './service.js';
 import type { MonitorRepository } from './store.js';
 
 export interface SchedulerDeps {

@@ -7,13 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, isApiError } from '../errors.js';
-import { taskItem, tasks } from '../jobs/catalog.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { pendingFeatures, scrapeOptionsSchema } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
 import type { UrlGuard } from '../scrape/types.js';
 import { creditsPerCheck, estimateCreditsPerMonth } from './credits.js';
-import type { MonitorTask } from './runner.js';
+import { checkTask, type MonitorTask } from './tasks.js';
 import { nextRunAfter, DEFAULT_TIMEZONE } from './schedule.js';
 import type { CreateMonitor, PageStatus, Target, TargetInput, UpdateMonitor } from './schemas.js';
 import { emptySummary, type CheckRecord, type MonitorRecord, type MonitorRepository } from './store.js';
@@ -25,12 +24,6 @@ export interface MonitorServiceDeps {
   guard: UrlGuard;
 }
 
-export const checkJobId = (checkId: string) => `check.${checkId}`;
-
-/** The queue item that runs a check; `id` and `delayMs` for a check that puts itself back. */
-export function checkTask(teamId: string, checkId: string, opts: { id?: string; delayMs?: number } = {}) {
-  return taskItem<MonitorTask>(tasks.monitorCheck, teamId, { checkId }, { id: checkJobId(checkId), ...opts });
-}
 
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}

@@ -9,6 +9,10 @@
  *   /retry/<name>/missing       always 404
  *   /retry/<name>/private       redirects to a private address the server refuses (URL_BLOCKED)
  *   /retry/<name>/down          always 503 (not linked from the area's page)
+ *
+ * And a page that answers when a test says so:
+ *
+ *   /hold/<name>                held open until /hold/<name>/release is asked for; then the page
  */
 import type http from 'node:http';
 
@@ -17,7 +21,30 @@ export const RETRY_FAILURES = { unstable: 2, hang: 1 } as const;
 
 const page = (title: string, body: string) => `<html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
+/** Held answers by name, and the names already released. */
+const held = new Map<string, Array<() => void>>();
+const released = new Set<string>();
+
+function serveHeld(path: string, res: http.ServerResponse): boolean {
+  const m = /^\/hold\/([\w-]+)(\/release)?$/.exec(path);
+  if (!m) return false;
+  const [, name, release] = m as unknown as [string, string, string | undefined];
+  const answer = () => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page('Held page', `<p>The page ${name} was released.</p>`));
+  };
+  if (release) {
+    released.add(name);
+    for (const send of held.get(name) ?? []) send();
+    held.delete(name);
+    answer();
+  } else if (released.has(name)) answer();
+  else held.set(name, [...(held.get(name) ?? []), answer]);
+  return true;
+}
+
 export function serveFlaky(path: string, hits: ReadonlyMap<string, number>, res: http.ServerResponse): boolean {
+  if (serveHeld(path, res)) return true;
   const m = /^\/retry\/([\w-]+)(?:\/(unstable|hang|missing|private|down))?$/.exec(path);
   if (!m) return false;
   const [, name, leaf] = m;
