@@ -2,6 +2,7 @@
  * The job row of a crawl or batch scrape: its plan, counts and state, from creation to its end
  * (exactly one caller moves a job to a terminal state) and its expiry.
  */
+import { claimed } from '../jobs/lease.js';
 import type { Dialect } from '../store/db.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 import { crawlLock, endStatus, type CrawlRecord, type Db, type JobKind, type JobStatus, type Trx } from './records.js';
@@ -153,20 +154,33 @@ export class CrawlJobs {
     return rows.map((r) => ({ id: r.id, url: r.url, createdAt: r.created_at, plan: JSON.parse(r.options) as unknown }));
   }
 
-  /** Running jobs whose last progress is older than `staleMs`: candidates for recovery. */
-  async stalled(staleMs: number, max = 50): Promise<string[]> {
+  /**
+   * Claims running jobs whose last progress is older than `staleMs`, for recovery. Each is taken
+   * by moving its progress time on only if it still reads what was seen, so of the processes
+   * that look at once, one recovers each job; the job counts as stalled again only if nothing
+   * moves for another `staleMs`.
+   */
+  async claimStalled(staleMs: number, max = 50): Promise<string[]> {
+    const now = Date.now();
     const rows = await this.db
       .selectFrom('crawls')
-      .select('id')
+      .select(['id', 'updated_at'])
       .where('status', '=', 'scraping')
-      .where('updated_at', '<', Date.now() - staleMs)
+      .where('updated_at', '<', now - staleMs)
       .limit(max)
       .execute();
-    return rows.map((r) => r.id);
-  }
-
-  async touch(crawlId: string): Promise<void> {
-    await this.db.updateTable('crawls').set({ updated_at: Date.now() }).where('id', '=', crawlId).execute();
+    const won: string[] = [];
+    for (const r of rows) {
+      const res = await this.db
+        .updateTable('crawls')
+        .set({ updated_at: now })
+        .where('id', '=', r.id)
+        .where('status', '=', 'scraping')
+        .where('updated_at', '=', r.updated_at)
+        .executeTakeFirst();
+      if (claimed(res)) won.push(r.id);
+    }
+    return won;
   }
 
   /** Deletes jobs past their expiry, with their frontier and results. */

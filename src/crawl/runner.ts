@@ -268,13 +268,12 @@ export class CrawlRunner {
   /**
    * Re-queues the work of jobs that made no progress for a while: a task lost between a store
    * commit and its enqueue (a crash in that gap) would otherwise leave the job running forever.
-   * Task ids deduplicate against tasks still queued.
+   * Each stalled job is claimed by one process; task ids deduplicate against tasks still queued.
    */
   async recoverStalled(staleMs: number): Promise<void> {
-    for (const id of await this.deps.repo.jobs.stalled(staleMs)) {
+    for (const id of await this.deps.repo.jobs.claimStalled(staleMs)) {
       const crawl = await this.deps.repo.jobs.get<AnyPlan>(id);
       if (!crawl) continue;
-      await this.deps.repo.jobs.touch(id);
       if (!crawl.kickoffDone) {
         await this.deps.queue.addBulk([kickoffTask(crawl.teamId, id)]);
         continue;

@@ -121,6 +121,9 @@ async function settleWithin(promises: Promise<void>[], ms: number): Promise<void
 
 /** A wake-up call for a polling loop: `wait` returns on `wake` or after `ms`, whichever is first. */
 export class Wakeup {
+  /** `keepAlive` false lets the process exit while only this timer is pending. */
+  constructor(private readonly keepAlive = true) {}
+
   private pending = false;
   private resolve: (() => void) | undefined;
   /** At most one timer, for the deadline of the current or the last `waitUntil`. */
@@ -150,6 +153,7 @@ export class Wakeup {
           this.timer = undefined;
           this.resolve?.();
         }, deadline - Date.now());
+        if (!this.keepAlive) this.timer.unref();
       }
       await new Promise<void>((resolve) => (this.resolve = resolve));
       this.resolve = undefined;

@@ -13,7 +13,8 @@ import { memoBySmallNumber } from '../memo.js';
 import { prepared, type Runner } from '../store/prepared.js';
 import type { Database, QueueJobsTable } from '../store/schema.js';
 import { isRetryable, leaseOf } from './catalog.js';
-import { abortedForClose, resolveEnqueue, runAsKind, RunningSet, sleep, teamCap, Wakeup } from './common.js';
+import { abortedForClose, resolveEnqueue, runAsKind, RunningSet, teamCap } from './common.js';
+import { ClaimLoop } from './lease.js';
 import type { EnqueueItem, EnqueueOptions, JobHandler, JobQueue, ProcessOptions, QueueCounts, QueueFactory } from './queue.js';
 
 export interface EmbeddedQueueOptions {
@@ -96,8 +97,8 @@ const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
 class EmbeddedQueue<T> implements JobQueue<T> {
-  private readonly wakeup = new Wakeup();
-  private readonly running = new RunningSet(() => this.wakeup.wake());
+  private readonly fetcher: ClaimLoop;
+  private readonly running = new RunningSet(() => this.fetcher.wake());
   /** Claim tokens of running jobs by row; a lease is renewed only while the token still matches. */
   private readonly leases = new Map<number, { token: string; abort: (reason: unknown) => void }>();
   private readonly workerId = randomUUID();
@@ -107,7 +108,6 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   private finished: Array<{ seq: number; token: string }> = [];
   private handler: JobHandler<T> | undefined;
   private processOpts: ProcessOptions | undefined;
-  private loop: Promise<void> | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** Set once close gave up on the handlers still running: they must not touch the store again. */
@@ -123,6 +123,11 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   ) {
     this.q = claimQueries(s.db, name);
     this.leaseMs = s.leaseMs ?? leaseOf(name) ?? DEFAULT_LEASE_MS;
+    this.fetcher = new ClaimLoop({
+      step: () => this.fetch(),
+      pollMs: s.pollMs,
+      onError: (err) => s.log.warn({ err, queue: name }, 'claiming jobs failed'),
+    });
   }
 
   add(teamId: string, data: T, opts?: EnqueueOptions): Promise<void> {
@@ -162,7 +167,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
-    this.wakeup.wake();
+    this.fetcher.wake();
   }
 
   process(handler: JobHandler<T>, opts: ProcessOptions): void {
@@ -172,7 +177,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     this.processOpts = { ...opts, concurrency: Math.max(1, Math.floor(opts.concurrency)) };
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
     this.renewTimer.unref();
-    this.loop = this.fetchLoop();
+    this.fetcher.start();
   }
 
   async counts(): Promise<QueueCounts> {
@@ -200,8 +205,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   close(drainMs = 0): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
-      this.wakeup.wake();
-      await this.loop;
+      await this.fetcher.stop();
       const abandoned = await this.running.drain(drainMs, this.s.abortGraceMs);
       if (abandoned > 0) {
         this.s.log.warn({ queue: this.name, abandoned }, 'handlers ignored the abort; their jobs run again once their leases lapse');
@@ -213,27 +217,18 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     return this.closing;
   }
 
-  private async fetchLoop(): Promise<void> {
+  /** One turn of the fetch loop: claims due jobs for the free slots and starts them. */
+  private async fetch(): Promise<boolean> {
     const concurrency = this.processOpts!.concurrency;
-    while (!this.stopping) {
-      await this.gatherSlots(concurrency);
-      const free = concurrency - this.running.size;
-      let claimed = 0;
-      if (free > 0) {
-        try {
-          const rows = await this.claim(free);
-          claimed = rows.length;
-          if (this.stopping) await this.handBack(rows);
-          else for (const row of rows) void this.run(row);
-          await this.purgeFailed();
-        } catch (err) {
-          this.s.log.warn({ err, queue: this.name }, 'claiming jobs failed');
-          await sleep(this.s.pollMs * 4);
-        }
-      }
-      // A full claim means more may be due right now; otherwise wait for an add, a finish or the poll.
-      if (free === 0 || claimed < free) await this.wakeup.wait(this.s.pollMs);
-    }
+    await this.gatherSlots(concurrency);
+    const free = concurrency - this.running.size;
+    if (free <= 0) return false;
+    const rows = await this.claim(free);
+    if (this.stopping) await this.handBack(rows);
+    else for (const row of rows) void this.run(row);
+    await this.purgeFailed();
+    // A full claim means more may be due right now; otherwise wait for an add, a finish or the poll.
+    return rows.length === free;
   }
 
   /**
@@ -246,7 +241,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const until = Date.now() + GATHER_MS;
     while (!this.stopping && this.running.size > 0 && concurrency - this.running.size < want) {
       if (until - Date.now() <= 0) return;
-      await this.wakeup.waitUntil(until);
+      await this.fetcher.wakeup.waitUntil(until);
     }
   }
 

@@ -75,7 +75,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
       await repo.purgeExpired(Date.now());
     },
     stop() {
-      scheduler.stop();
+      void scheduler.stop();
       mailer?.close();
     },
   };
