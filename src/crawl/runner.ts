@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../errors.js';
 import { memoByObject } from '../memo.js';
 import { isRetryable, taskItem, tasks, timedOut, type PayloadOf } from '../jobs/catalog.js';
+import { ClaimLoop } from '../jobs/lease.js';
 import type { JobQueue, QueueJob } from '../jobs/queue.js';
 import type { Document } from '../scrape/document.js';
 import type { ScrapeOptions } from '../scrape/options.js';
@@ -74,6 +75,7 @@ export class CrawlRunner {
   /** Parsed robots.txt per job, so pages do not parse it again. */
   private readonly robotsCache = new Map<string, Robots | null>();
   private readonly records = new Map<string, CrawlRecord<AnyPlan>>();
+  private recovery: ClaimLoop | undefined;
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -263,6 +265,24 @@ export class CrawlRunner {
     this.records.delete(crawlId);
     this.robotsCache.delete(crawlId);
     this.linkFilters.delete(crawlId);
+  }
+
+  /** Looks for stalled jobs every `everyMs` in this process (worker side), until `stopRecovery`. */
+  startRecovery(staleMs: number, everyMs: number): void {
+    this.recovery ??= new ClaimLoop({
+      step: async () => {
+        await this.recoverStalled(staleMs);
+        return false;
+      },
+      pollMs: everyMs,
+      onError: (err) => this.deps.log.warn({ err }, 'recovering stalled crawls failed'),
+      keepAlive: false,
+    });
+    if (!this.recovery.started) this.recovery.start();
+  }
+
+  stopRecovery(): Promise<void> {
+    return this.recovery?.stop() ?? Promise.resolve();
   }
 
   /**
