@@ -68,8 +68,11 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** Requests one crawl keeps in flight to one host, unless the crawl sets `maxConcurrency`. */
   HOST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
-  /** How long a worker holds a task before another may take it over (a dead worker's tasks). */
-  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /**
+   * How long a worker holds a task before another may take it over (a dead worker's tasks).
+   * Unset, each task kind's lease from the job catalog applies.
+   */
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).optional(),
   /** How long crawl and batch results stay readable, in hours. */
   JOB_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   /** How long a cached page may serve `maxAge` requests, in hours; older entries are deleted. */
@@ -113,7 +116,7 @@ export interface Config {
   hostConcurrency: number;
   jobTtlMs: number;
   cacheTtlMs: number;
-  jobLeaseMs: number;
+  jobLeaseMs: number | undefined;
   transformThreads: number;
   smtpUrl: string | undefined;
   smtpFrom: string;

@@ -111,7 +111,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
     redisPrefix,
     log,
-    leaseMs: config.jobLeaseMs,
+    ...(config.jobLeaseMs !== undefined ? { leaseMs: config.jobLeaseMs } : {}),
   });
   const crawlQueue = queues.queue<CrawlTask>('crawl');
   const webhooks = new WebhookDispatcher({ db: store.db, guard, log });

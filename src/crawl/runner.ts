@@ -4,8 +4,10 @@
  * idempotent against the store, so a task that runs twice after a crash changes nothing twice.
  */
 import type { Logger } from 'pino';
-import { isApiError } from '../errors.js';
+import { ApiError, isApiError } from '../errors.js';
 import { memoByObject } from '../memo.js';
+import { isRetryable, taskItem, tasks, timedOut, type PayloadOf } from '../jobs/catalog.js';
+import { ClaimLoop } from '../jobs/lease.js';
 import type { JobQueue, QueueJob } from '../jobs/queue.js';
 import type { Document } from '../core/document.js';
 import type { ScrapeOptions } from '../scrape/options.js';
@@ -18,9 +20,10 @@ import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
 import { LinkFilter, type Link } from './link-filter.js';
-import type { CrawlRecord, CrawlRepository, FrontierEntry, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
+import type { CrawlRecord, CrawlRepository, FrontierEntry, JobKind, JobStatus, PageOutcome, PageRow, Trx } from './store.js';
 
-export type CrawlTask = { kind: 'kickoff'; crawlId: string } | { kind: 'page'; crawlId: string; urlKey: string };
+/** What the crawl queue carries: the catalog's crawl kickoff, crawl page and batch page tasks. */
+export type CrawlTask = PayloadOf<'crawlKickoff'> | PayloadOf<'crawlPage'> | PayloadOf<'batchPage'>;
 
 /** What a batch keeps of its request. */
 export interface BatchPlan {
@@ -49,10 +52,16 @@ export function taskId(t: CrawlTask): string {
   return t.kind === 'kickoff' ? `kickoff.${t.crawlId}` : `page.${t.crawlId}.${t.urlKey}`;
 }
 
-export function pageTasks(teamId: string, crawlId: string, entries: readonly FrontierEntry[]) {
+export function kickoffTask(teamId: string, crawlId: string) {
+  const data: CrawlTask = { kind: 'kickoff', crawlId };
+  return taskItem<CrawlTask>(tasks.crawlKickoff, teamId, data, { id: taskId(data) });
+}
+
+export function pageTasks(kind: JobKind, teamId: string, crawlId: string, entries: readonly FrontierEntry[]) {
+  const spec = kind === 'crawl' ? tasks.crawlPage : tasks.batchPage;
   return entries.map((e) => {
-    const data: CrawlTask = { kind: 'page', crawlId, urlKey: e.urlKey };
-    return { teamId, data, opts: { id: taskId(data) } };
+    const data: CrawlTask = { kind: kind === 'crawl' ? 'page' : 'batch-page', crawlId, urlKey: e.urlKey };
+    return taskItem<CrawlTask>(spec, teamId, data, { id: taskId(data) });
   });
 }
 
@@ -66,19 +75,20 @@ export class CrawlRunner {
   /** Parsed robots.txt per job, so pages do not parse it again. */
   private readonly robotsCache = new Map<string, Robots | null>();
   private readonly records = new Map<string, CrawlRecord<AnyPlan>>();
+  private recovery: ClaimLoop | undefined;
 
   constructor(private readonly deps: RunnerDeps) {}
 
   async handle(job: QueueJob<CrawlTask>, signal: AbortSignal): Promise<void> {
     if (job.data.kind === 'kickoff') {
-      const crawl = await this.deps.repo.get<CrawlPlan>(job.data.crawlId);
+      const crawl = await this.deps.repo.jobs.get<CrawlPlan>(job.data.crawlId);
       if (crawl?.status === 'scraping') await this.kickoff(crawl, signal);
       return;
     }
-    const row = await this.deps.repo.page(job.data.crawlId, job.data.urlKey);
+    const row = await this.deps.repo.frontier.page(job.data.crawlId, job.data.urlKey);
     if (!row || row.jobStatus !== 'scraping' || row.state !== 'pending') return;
     const crawl = await this.recordOf(job.data.crawlId);
-    if (crawl) await this.page(crawl, row, signal);
+    if (crawl) await this.page(crawl, row, job.final, signal);
   }
 
   /**
@@ -88,7 +98,7 @@ export class CrawlRunner {
   private async recordOf(crawlId: string): Promise<CrawlRecord<AnyPlan> | undefined> {
     let crawl = this.records.get(crawlId);
     if (!crawl) {
-      crawl = await this.deps.repo.get<AnyPlan>(crawlId);
+      crawl = await this.deps.repo.jobs.get<AnyPlan>(crawlId);
       if (!crawl) return undefined;
       remember(this.records, crawlId, crawl);
     }
@@ -102,7 +112,7 @@ export class CrawlRunner {
     let robots: Robots | null = null;
     if (!plan.ignoreRobotsTxt) {
       const text = crawl.robotsTxt ?? (await fetchRobotsTxt(origin, this.deps.http, this.deps.guard, signal));
-      if (crawl.robotsTxt === null) await this.deps.repo.setRobots(crawl.id, text);
+      if (crawl.robotsTxt === null) await this.deps.repo.jobs.setRobots(crawl.id, text);
       robots = parseRobots(origin, text);
       this.robotsCache.set(crawl.id, robots);
     }
@@ -123,12 +133,18 @@ export class CrawlRunner {
       }
     }
     const { admitted } = await this.admitLinks(crawl, seeds);
-    await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
-    await this.deps.repo.markKickoffDone(crawl.id);
+    await this.deps.queue.addBulk(pageTasks('crawl', crawl.teamId, crawl.id, admitted));
+    await this.deps.repo.jobs.markKickoffDone(crawl.id);
     await this.finishIfDone(crawl);
   }
 
-  private async page(crawl: CrawlRecord<AnyPlan>, row: PageRow, signal: AbortSignal): Promise<void> {
+  /**
+   * Scrapes one page and records its outcome. A failure another attempt may mend (the error
+   * catalog's `retryable`, or the site answering 5xx) is thrown back to the queue, which runs the
+   * page again after its backoff; on the last attempt, or for any other failure, the outcome is
+   * recorded as it stands.
+   */
+  private async page(crawl: CrawlRecord<AnyPlan>, row: PageRow, final: boolean, signal: AbortSignal): Promise<void> {
     const key = row.urlKey;
     const plan = crawl.plan;
     const host = safeHost(row.url);
@@ -141,11 +157,15 @@ export class CrawlRunner {
       const base = plan.filesBaseUrl ?? '';
       // The job keeps each page once, in its results, under the page's scrape id.
       doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
+      const status = doc.metadata.statusCode;
+      if (!final && status >= 500) throw new ApiError('SCRAPE_SITE_ERROR', { message: `The site answered ${status}; the page is tried again` });
       links = doc.links ?? [];
       if (!wantsLinks) delete doc.links;
       outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
-      if (signal.aborted) throw e;
+      // Closing or a lost lease: the job runs again elsewhere. Past its timeout it is a failure.
+      if (signal.aborted && !timedOut(signal)) throw e;
+      if (!final && isRetryable(e)) throw e;
       outcome = isApiError(e) ? { error: e.message, ...(e.code ? { code: e.code } : {}) } : { error: (e as Error).message ?? String(e) };
       doc = undefined;
     } finally {
@@ -153,7 +173,7 @@ export class CrawlRunner {
     }
     const next = crawl.kind === 'crawl' ? links.map((url) => ({ url, depth: row.depth + 1 })) : [];
     const admitted = await this.recordPage(crawl, key, outcome, doc, next);
-    if (admitted?.length) await this.deps.queue.addBulk(pageTasks(crawl.teamId, crawl.id, admitted));
+    if (admitted?.length) await this.deps.queue.addBulk(pageTasks(crawl.kind, crawl.teamId, crawl.id, admitted));
   }
 
   /**
@@ -162,7 +182,7 @@ export class CrawlRunner {
    */
   private async recordPage(crawl: CrawlRecord<AnyPlan>, key: string, outcome: PageOutcome, doc: Document | undefined, links: Link[]): Promise<FrontierEntry[] | undefined> {
     const { allowed, blocked } = crawl.kind === 'crawl' ? this.linkFilterFor(crawl as CrawlRecord<CrawlPlan>).filter(links) : { allowed: [], blocked: [] };
-    const res = await this.deps.repo.finishPage(
+    const res = await this.deps.repo.frontier.finishPage(
       crawl.id,
       key,
       outcome,
@@ -182,7 +202,7 @@ export class CrawlRunner {
 
   private async admitLinks(crawl: CrawlRecord<CrawlPlan>, links: Link[]): Promise<{ admitted: FrontierEntry[] }> {
     const { allowed, blocked } = this.linkFilterFor(crawl).filter(links);
-    return { admitted: await this.deps.repo.admit(crawl.id, allowed, blocked) };
+    return { admitted: await this.deps.repo.frontier.admit(crawl.id, allowed, blocked) };
   }
 
   /** Scope rules first (silently dropped), then robots.txt (recorded as blocked); one per job. */
@@ -225,7 +245,7 @@ export class CrawlRunner {
 
   /** Ends the job when nothing is pending; the one caller that ends it sends the final event. */
   async finishIfDone(crawl: CrawlRecord<AnyPlan>): Promise<JobStatus | undefined> {
-    const status = await this.deps.repo.finishIfDone(crawl.id, (trx, st) => this.emitEnd(crawl, trx, st));
+    const status = await this.deps.repo.jobs.finishIfDone(crawl.id, (trx, st) => this.emitEnd(crawl, trx, st));
     if (status) this.forget(crawl.id);
     return status;
   }
@@ -247,24 +267,40 @@ export class CrawlRunner {
     this.linkFilters.delete(crawlId);
   }
 
+  /** Looks for stalled jobs every `everyMs` in this process (worker side), until `stopRecovery`. */
+  startRecovery(staleMs: number, everyMs: number): void {
+    this.recovery ??= new ClaimLoop({
+      step: async () => {
+        await this.recoverStalled(staleMs);
+        return false;
+      },
+      pollMs: everyMs,
+      onError: (err) => this.deps.log.warn({ err }, 'recovering stalled crawls failed'),
+      keepAlive: false,
+    });
+    if (!this.recovery.started) this.recovery.start();
+  }
+
+  stopRecovery(): Promise<void> {
+    return this.recovery?.stop() ?? Promise.resolve();
+  }
+
   /**
    * Re-queues the work of jobs that made no progress for a while: a task lost between a store
    * commit and its enqueue (a crash in that gap) would otherwise leave the job running forever.
-   * Task ids deduplicate against tasks still queued.
+   * Each stalled job is claimed by one process; task ids deduplicate against tasks still queued.
    */
   async recoverStalled(staleMs: number): Promise<void> {
-    for (const id of await this.deps.repo.stalled(staleMs)) {
-      const crawl = await this.deps.repo.get<AnyPlan>(id);
+    for (const id of await this.deps.repo.jobs.claimStalled(staleMs)) {
+      const crawl = await this.deps.repo.jobs.get<AnyPlan>(id);
       if (!crawl) continue;
-      await this.deps.repo.touch(id);
       if (!crawl.kickoffDone) {
-        const t: CrawlTask = { kind: 'kickoff', crawlId: id };
-        await this.deps.queue.add(crawl.teamId, t, { id: taskId(t) });
+        await this.deps.queue.addBulk([kickoffTask(crawl.teamId, id)]);
         continue;
       }
-      const pending = await this.deps.repo.pendingPages(id, 10_000);
+      const pending = await this.deps.repo.frontier.pendingPages(id, 10_000);
       if (pending.length === 0) await this.finishIfDone(crawl);
-      else await this.deps.queue.addBulk(pageTasks(crawl.teamId, id, pending));
+      else await this.deps.queue.addBulk(pageTasks(crawl.kind, crawl.teamId, id, pending));
     }
   }
 }

@@ -11,7 +11,7 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 import { crawlPlanOf, type BatchRequest, type CrawlRequest } from './options.js';
-import { eventType, pageTasks, taskId, type BatchPlan, type CrawlTask } from './runner.js';
+import { eventType, kickoffTask, pageTasks, type BatchPlan, type CrawlTask } from './runner.js';
 import type { CrawlRecord, CrawlRepository, FrontierEntry, JobKind, JobStatus } from './store.js';
 
 /** Status pages stop growing past this many bytes of documents (at least one is always sent). */
@@ -63,8 +63,7 @@ export class CrawlService {
       ttlMs: this.deps.ttlMs,
     });
     await this.started(teamId, id, 'crawl', req.webhook);
-    const t: CrawlTask = { kind: 'kickoff', crawlId: id };
-    await this.deps.queue.add(teamId, t, { id: taskId(t) });
+    await this.deps.queue.addBulk([kickoffTask(teamId, id)]);
     return { id };
   }
 
@@ -120,8 +119,8 @@ export class CrawlService {
     }
     // Every listed URL is scraped, repeats included, so each entry gets its own key.
     const entries: FrontierEntry[] = valid.map((url, i) => ({ urlKey: `${String(offset + i).padStart(6, '0')} ${url}`, url, depth: 0 }));
-    const admitted = await this.deps.repo.admit(id, entries);
-    await this.deps.queue.addBulk(pageTasks(teamId, id, admitted));
+    const admitted = await this.deps.repo.frontier.admit(id, entries);
+    await this.deps.queue.addBulk(pageTasks('batch', teamId, id, admitted));
     return ignoreInvalidURLs ? { id, invalidURLs } : { id };
   }
 
@@ -129,7 +128,7 @@ export class CrawlService {
     const job = await this.owned(teamId, id, kind);
     const skip = page.skip ?? 0;
     const limit = page.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.deps.repo.results(id, skip, limit);
+    const rows = await this.deps.repo.results.page(id, skip, limit);
     const data: unknown[] = [];
     let bytes = 0;
     for (const r of rows) {
@@ -137,7 +136,7 @@ export class CrawlService {
       bytes += r.document.length;
       data.push(JSON.parse(r.document));
     }
-    const stored = await this.deps.repo.resultCount(id);
+    const stored = await this.deps.repo.results.count(id);
     const out: JobStatusPage = {
       status: job.status,
       completed: job.finished,
@@ -155,7 +154,7 @@ export class CrawlService {
     const job = await this.owned(teamId, id, kind);
     if (job.status === 'cancelled') return;
     if (job.status !== 'scraping') throw new ApiError('CONFLICT', { message: `The job has already ${job.status === 'completed' ? 'completed' : 'failed'}` });
-    await this.deps.repo.cancel(id, async (trx) => {
+    await this.deps.repo.jobs.cancel(id, async (trx) => {
       if (!job.webhook) return;
       await this.deps.webhooks.emit(
         teamId,
@@ -168,26 +167,26 @@ export class CrawlService {
 
   async errors(teamId: string, id: string, kind: JobKind) {
     await this.owned(teamId, id, kind);
-    return this.deps.repo.errors(id);
+    return this.deps.repo.frontier.errors(id);
   }
 
   async active(teamId: string) {
-    const rows = await this.deps.repo.active(teamId);
+    const rows = await this.deps.repo.jobs.active(teamId);
     return rows.map((r) => ({ id: r.id, teamId, url: r.url, created_at: new Date(r.createdAt).toISOString(), options: r.plan }));
   }
 
   /** The job if it exists, belongs to the team and has not expired. Anything else is 404. */
   async owned(teamId: string, id: string, kind?: JobKind): Promise<CrawlRecord> {
-    const job = await this.deps.repo.get(id);
+    const job = await this.deps.repo.jobs.get(id);
     if (!job || job.teamId !== teamId || (kind && job.kind !== kind)) throw new ApiError('JOB_NOT_FOUND');
     if (job.expiresAt < Date.now()) throw new ApiError('JOB_EXPIRED');
     return job;
   }
 
   /** Creates the job row; a concurrent request with the same idempotency key loses here. */
-  private async create(rec: Parameters<CrawlRepository['create']>[0]): Promise<void> {
+  private async create(rec: Parameters<CrawlRepository['jobs']['create']>[0]): Promise<void> {
     try {
-      await this.deps.repo.create(rec);
+      await this.deps.repo.jobs.create(rec);
     } catch (e) {
       if (rec.idempotencyKey && /unique|duplicate/i.test((e as Error).message)) throw new ApiError('IDEMPOTENCY_KEY_USED');
       throw e;
@@ -195,7 +194,7 @@ export class CrawlService {
   }
 
   private async claimIdempotencyKey(teamId: string, key: string | undefined): Promise<void> {
-    if (key && (await this.deps.repo.idempotencyKeyUsed(teamId, key))) throw new ApiError('IDEMPOTENCY_KEY_USED');
+    if (key && (await this.deps.repo.jobs.idempotencyKeyUsed(teamId, key))) throw new ApiError('IDEMPOTENCY_KEY_USED');
   }
 
   private async started(teamId: string, id: string, kind: JobKind, webhook: WebhookTarget | undefined): Promise<void> {

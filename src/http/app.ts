@@ -14,7 +14,7 @@ import { endQuietConnectionsOnClose } from './quiet-connections.js';
 import { browserRoutes } from './routes/browser.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
-import { jobRoutes } from './routes/jobs.js';
+import { crawlBatchRoutes } from './routes/crawl-batch.js';
 import { mapRoutes } from './routes/map.js';
 import { parseRoutes } from './routes/parse.js';
 import { monitorRoutes } from './routes/monitors.js';
@@ -55,6 +55,6 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   await monitorRoutes(app, rt);
   await browserRoutes(app, rt);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(async (scope) => jobRoutes(scope, rt));
+  await app.register(async (scope) => crawlBatchRoutes(scope, rt));
   return app;
 }

@@ -6,10 +6,11 @@
  * may contain any character. The per-team cap is a sorted set per team of running job ids, each
  * scored by its lease expiry, so a slot held by a dead process frees itself.
  */
-import { DelayedError, Queue, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
+import { DelayedError, Queue, UnrecoverableError, WaitingError, Worker, type Job, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
-import { abortedForClose, resolveEnqueue, RunningSet, teamCap } from './common.js';
+import { isRetryable, leaseOf } from './catalog.js';
+import { abortedForClose, resolveEnqueue, runAsKind, RunningSet, teamCap } from './common.js';
 import type { EnqueueItem, EnqueueOptions, JobHandler, JobQueue, ProcessOptions, QueueCounts, QueueFactory } from './queue.js';
 
 export interface BullQueueOptions {
@@ -17,7 +18,10 @@ export interface BullQueueOptions {
   /** Prefix of every key; lets installations (and test runs) share one Redis. */
   prefix: string;
   log?: Logger;
-  /** BullMQ lock duration: a dead worker's jobs are taken back about this long after it died (default 30 s). */
+  /**
+   * BullMQ lock duration: a dead worker's jobs are taken back about this long after it died.
+   * Overrides the job catalog's lease of each queue (default: the catalog's, or 30 s).
+   */
   leaseMs?: number;
   /** How often each worker looks for jobs whose lock lapsed (default half the lease). */
   stalledIntervalMs?: number;
@@ -34,8 +38,8 @@ export interface BullQueueOptions {
 interface Settings {
   prefix: string;
   log: Logger;
-  leaseMs: number;
-  stalledIntervalMs: number;
+  leaseMs: number | undefined;
+  stalledIntervalMs: number | undefined;
   abortGraceMs: number;
   maxStalls: number;
   keepFailedMs: number;
@@ -61,7 +65,6 @@ export class BullQueueFactory implements QueueFactory {
 
   constructor(opts: BullQueueOptions) {
     if (!opts.prefix) throw new Error('a Redis key prefix is required');
-    const leaseMs = opts.leaseMs ?? 30_000;
     const log = opts.log ?? pino({ level: 'silent' });
     const producer = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
     const consumer = new Redis(opts.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
@@ -69,8 +72,8 @@ export class BullQueueFactory implements QueueFactory {
     this.settings = {
       prefix: opts.prefix,
       log,
-      leaseMs,
-      stalledIntervalMs: opts.stalledIntervalMs ?? Math.max(100, Math.floor(leaseMs / 2)),
+      leaseMs: opts.leaseMs,
+      stalledIntervalMs: opts.stalledIntervalMs,
       abortGraceMs: opts.abortGraceMs ?? 1000,
       maxStalls: opts.maxStalls ?? 5,
       keepFailedMs: opts.keepFailedMs ?? 7 * 24 * 3600_000,
@@ -109,14 +112,16 @@ class BullJobQueue<T> implements JobQueue<T> {
   private detached = false;
   private closing: Promise<void> | undefined;
   private closed = false;
+  private readonly leaseMs: number;
 
   constructor(
     readonly name: string,
     private readonly s: Settings,
   ) {
+    this.leaseMs = s.leaseMs ?? leaseOf(name) ?? DEFAULT_LEASE_MS;
     this.queue = new Queue<Envelope<T>>(name, { connection: s.producer, prefix: s.prefix });
     this.queue.on('error', (err: unknown) => s.log.warn({ err, queue: name }, 'queue error'));
-    this.slots = new TeamSlots(s.consumer, `${s.prefix}:${name}:gleaner-team:`, s.leaseMs);
+    this.slots = new TeamSlots(s.consumer, `${s.prefix}:${name}:gleaner-team:`, this.leaseMs);
   }
 
   add(teamId: string, data: T, opts?: EnqueueOptions): Promise<void> {
@@ -150,14 +155,14 @@ class BullJobQueue<T> implements JobQueue<T> {
       connection: this.s.consumer,
       prefix: this.s.prefix,
       concurrency: Math.max(1, Math.floor(opts.concurrency)),
-      lockDuration: this.s.leaseMs,
-      stalledInterval: this.s.stalledIntervalMs,
+      lockDuration: this.leaseMs,
+      stalledInterval: this.s.stalledIntervalMs ?? Math.max(100, Math.floor(this.leaseMs / 2)),
       maxStalledCount: this.s.maxStalls,
     });
     this.worker.on('error', (err: unknown) => this.s.log.warn({ err, queue: this.name }, 'queue worker error'));
     this.worker.on('stalled', (jobId) => this.s.log.warn({ queue: this.name, jobId }, 'job stalled: its worker stopped renewing the lock; it runs again'));
     this.worker.on('failed', (job, err) => {
-      if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      if (job && (job.attemptsMade >= (job.opts.attempts ?? 1) || err instanceof UnrecoverableError)) {
         this.s.log.warn({ queue: this.name, id: job.data.id, attempts: job.attemptsMade, err }, 'job failed');
       }
     });
@@ -207,10 +212,12 @@ class BullJobQueue<T> implements JobQueue<T> {
       throw new DelayedError();
     }
     return this.running.track(async (signal) => {
-      const renew = cap === undefined ? undefined : setInterval(() => void this.renewSlot(env.teamId, jobId), Math.max(50, this.s.leaseMs / 3));
+      const renew = cap === undefined ? undefined : setInterval(() => void this.renewSlot(env.teamId, jobId), Math.max(50, this.leaseMs / 3));
       let failure: { error: unknown } | undefined;
       try {
-        await handler({ id: env.id, teamId: env.teamId, data: env.data, attempt: job.attemptsMade + 1 }, signal);
+        const attempt = job.attemptsMade + 1;
+        const queued = { id: env.id, teamId: env.teamId, data: env.data, attempt, final: attempt >= (job.opts.attempts ?? 1) };
+        await runAsKind(this.name, env.data, signal, (s) => handler(queued, s));
       } catch (error) {
         failure = { error };
       } finally {
@@ -219,7 +226,10 @@ class BullJobQueue<T> implements JobQueue<T> {
       if (this.detached) return;
       if (cap !== undefined) await this.slots.release(env.teamId, jobId).catch((err: unknown) => this.s.log.warn({ err }, 'releasing a team slot failed'));
       if (abortedForClose(signal)) await this.handBack(job, token);
-      if (failure) throw failure.error;
+      if (!failure) return;
+      // BullMQ retries whatever is thrown while attempts remain; an error no retry can mend says so.
+      if (!isRetryable(failure.error)) throw new UnrecoverableError(messageOf(failure.error));
+      throw failure.error;
     });
   }
 
@@ -244,6 +254,12 @@ class BullJobQueue<T> implements JobQueue<T> {
     if (this.detached) return;
     await this.slots.renew(teamId, jobId).catch((err: unknown) => this.s.log.warn({ err }, 'renewing a team slot failed'));
   }
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 // Scores are lease expiries in Redis server time, so clocks of worker machines do not matter.

@@ -3,6 +3,7 @@
  * can drain, abort and give up on them, and telling an abort for closing from any other abort.
  */
 import { randomUUID } from 'node:crypto';
+import { kindsOf, TaskPayloadError, TaskTimeoutError } from './catalog.js';
 import type { EnqueueOptions } from './queue.js';
 
 export interface ResolvedEnqueue {
@@ -24,6 +25,29 @@ export function resolveEnqueue(opts: EnqueueOptions | undefined): ResolvedEnqueu
     attempts: whole(opts?.attempts, 1, 1),
     backoffMs: whole(opts?.backoffMs, 0, 1000),
   };
+}
+
+/**
+ * Runs a job under its catalog kind: a payload no kind of the queue accepts fails without
+ * running, and the handler's signal also fires at the kind's timeout. Jobs of a queue the
+ * catalog does not list run as they are.
+ */
+export async function runAsKind(queue: string, data: unknown, signal: AbortSignal, run: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const kinds = kindsOf(queue);
+  if (kinds.length === 0) return run(signal);
+  const spec = kinds.find((k) => k.payload.safeParse(data).success);
+  if (!spec) throw new TaskPayloadError(queue);
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(() => controller.abort(new TaskTimeoutError(spec)), spec.timeoutMs);
+  try {
+    await run(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', forward);
+  }
 }
 
 /** A team's cap as a usable number, or undefined for none; below 1 would starve the team forever. */
@@ -97,6 +121,9 @@ async function settleWithin(promises: Promise<void>[], ms: number): Promise<void
 
 /** A wake-up call for a polling loop: `wait` returns on `wake` or after `ms`, whichever is first. */
 export class Wakeup {
+  /** `keepAlive` false lets the process exit while only this timer is pending. */
+  constructor(private readonly keepAlive = true) {}
+
   private pending = false;
   private resolve: (() => void) | undefined;
   /** At most one timer, for the deadline of the current or the last `waitUntil`. */
@@ -126,6 +153,7 @@ export class Wakeup {
           this.timer = undefined;
           this.resolve?.();
         }, deadline - Date.now());
+        if (!this.keepAlive) this.timer.unref();
       }
       await new Promise<void>((resolve) => (this.resolve = resolve));
       this.resolve = undefined;

@@ -12,13 +12,18 @@ import { pino, type Logger } from 'pino';
 import { memoBySmallNumber } from '../memo.js';
 import { prepared, type Runner } from '../store/prepared.js';
 import type { Database, QueueJobsTable } from '../store/schema.js';
-import { abortedForClose, resolveEnqueue, RunningSet, sleep, teamCap, Wakeup } from './common.js';
+import { isRetryable, leaseOf } from './catalog.js';
+import { abortedForClose, resolveEnqueue, runAsKind, RunningSet, teamCap } from './common.js';
+import { ClaimLoop } from './lease.js';
 import type { EnqueueItem, EnqueueOptions, JobHandler, JobQueue, ProcessOptions, QueueCounts, QueueFactory } from './queue.js';
 
 export interface EmbeddedQueueOptions {
   db: Kysely<Database>;
   log?: Logger;
-  /** How long a claim holds without renewal; a dead worker's jobs wait this long (default 30 s). */
+  /**
+   * How long a claim holds without renewal; a dead worker's jobs wait this long. Overrides the
+   * job catalog's lease of each queue (default: the catalog's, or 30 s for a queue it lacks).
+   */
   leaseMs?: number;
   /** How often an idle worker looks for due jobs; adds in this process wake it at once (default 250 ms). */
   pollMs?: number;
@@ -34,7 +39,7 @@ interface Settings {
   db: Kysely<Database>;
   log: Logger;
   postgres: boolean;
-  leaseMs: number;
+  leaseMs: number | undefined;
   pollMs: number;
   abortGraceMs: number;
   maxStalls: number;
@@ -52,7 +57,7 @@ export class EmbeddedQueueFactory implements QueueFactory {
       db: opts.db,
       log: opts.log ?? pino({ level: 'silent' }),
       postgres: opts.db.getExecutor().adapter instanceof PostgresAdapter,
-      leaseMs: opts.leaseMs ?? 30_000,
+      leaseMs: opts.leaseMs,
       pollMs: opts.pollMs ?? 250,
       abortGraceMs: opts.abortGraceMs ?? 1000,
       maxStalls: opts.maxStalls ?? 5,
@@ -80,6 +85,7 @@ type Row = Selectable<QueueJobsTable>;
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits. */
 const INSERT_CHUNK = 500;
 const PURGE_EVERY_MS = 60_000;
+const DEFAULT_LEASE_MS = 30_000;
 /** Keeps a long retry series from pushing a job out of reach (or past what a bigint holds). */
 const MAX_BACKOFF_MS = 24 * 3600_000;
 /** How long a claim waits for more slots to free up while other jobs run (see gatherSlots). */
@@ -91,8 +97,8 @@ const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
 class EmbeddedQueue<T> implements JobQueue<T> {
-  private readonly wakeup = new Wakeup();
-  private readonly running = new RunningSet(() => this.wakeup.wake());
+  private readonly fetcher: ClaimLoop;
+  private readonly running = new RunningSet(() => this.fetcher.wake());
   /** Claim tokens of running jobs by row; a lease is renewed only while the token still matches. */
   private readonly leases = new Map<number, { token: string; abort: (reason: unknown) => void }>();
   private readonly workerId = randomUUID();
@@ -102,7 +108,6 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   private finished: Array<{ seq: number; token: string }> = [];
   private handler: JobHandler<T> | undefined;
   private processOpts: ProcessOptions | undefined;
-  private loop: Promise<void> | undefined;
   private renewTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** Set once close gave up on the handlers still running: they must not touch the store again. */
@@ -110,12 +115,19 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   private closing: Promise<void> | undefined;
   private lastPurge = 0;
   private readonly q: ClaimQueries;
+  private readonly leaseMs: number;
 
   constructor(
     readonly name: string,
     private readonly s: Settings,
   ) {
     this.q = claimQueries(s.db, name);
+    this.leaseMs = s.leaseMs ?? leaseOf(name) ?? DEFAULT_LEASE_MS;
+    this.fetcher = new ClaimLoop({
+      step: () => this.fetch(),
+      pollMs: s.pollMs,
+      onError: (err) => s.log.warn({ err, queue: name }, 'claiming jobs failed'),
+    });
   }
 
   add(teamId: string, data: T, opts?: EnqueueOptions): Promise<void> {
@@ -155,7 +167,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
-    this.wakeup.wake();
+    this.fetcher.wake();
   }
 
   process(handler: JobHandler<T>, opts: ProcessOptions): void {
@@ -163,9 +175,9 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     if (this.stopping) throw new Error(`queue ${this.name} is closed`);
     this.handler = handler;
     this.processOpts = { ...opts, concurrency: Math.max(1, Math.floor(opts.concurrency)) };
-    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.s.leaseMs / 3)));
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(50, Math.floor(this.leaseMs / 3)));
     this.renewTimer.unref();
-    this.loop = this.fetchLoop();
+    this.fetcher.start();
   }
 
   async counts(): Promise<QueueCounts> {
@@ -193,8 +205,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
   close(drainMs = 0): Promise<void> {
     this.closing ??= (async () => {
       this.stopping = true;
-      this.wakeup.wake();
-      await this.loop;
+      await this.fetcher.stop();
       const abandoned = await this.running.drain(drainMs, this.s.abortGraceMs);
       if (abandoned > 0) {
         this.s.log.warn({ queue: this.name, abandoned }, 'handlers ignored the abort; their jobs run again once their leases lapse');
@@ -206,27 +217,18 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     return this.closing;
   }
 
-  private async fetchLoop(): Promise<void> {
+  /** One turn of the fetch loop: claims due jobs for the free slots and starts them. */
+  private async fetch(): Promise<boolean> {
     const concurrency = this.processOpts!.concurrency;
-    while (!this.stopping) {
-      await this.gatherSlots(concurrency);
-      const free = concurrency - this.running.size;
-      let claimed = 0;
-      if (free > 0) {
-        try {
-          const rows = await this.claim(free);
-          claimed = rows.length;
-          if (this.stopping) await this.handBack(rows);
-          else for (const row of rows) void this.run(row);
-          await this.purgeFailed();
-        } catch (err) {
-          this.s.log.warn({ err, queue: this.name }, 'claiming jobs failed');
-          await sleep(this.s.pollMs * 4);
-        }
-      }
-      // A full claim means more may be due right now; otherwise wait for an add, a finish or the poll.
-      if (free === 0 || claimed < free) await this.wakeup.wait(this.s.pollMs);
-    }
+    await this.gatherSlots(concurrency);
+    const free = concurrency - this.running.size;
+    if (free <= 0) return false;
+    const rows = await this.claim(free);
+    if (this.stopping) await this.handBack(rows);
+    else for (const row of rows) void this.run(row);
+    await this.purgeFailed();
+    // A full claim means more may be due right now; otherwise wait for an add, a finish or the poll.
+    return rows.length === free;
   }
 
   /**
@@ -239,7 +241,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const until = Date.now() + GATHER_MS;
     while (!this.stopping && this.running.size > 0 && concurrency - this.running.size < want) {
       if (until - Date.now() <= 0) return;
-      await this.wakeup.waitUntil(until);
+      await this.fetcher.wakeup.waitUntil(until);
     }
   }
 
@@ -257,7 +259,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       const picked = await this.pick(trx, now, limit, lapsedToo);
       if (picked.length === 0) return [];
       const token = `${this.workerId}.${++this.claims}`;
-      const values: Record<string, number | string> = { token, leaseUntil: now + this.s.leaseMs, now };
+      const values: Record<string, number | string> = { token, leaseUntil: now + this.leaseMs, now };
       picked.forEach((seq, i) => (values[`seq${i}`] = seq));
       return (await this.q.take(picked.length)(values, trx)).rows;
     });
@@ -382,8 +384,9 @@ class EmbeddedQueue<T> implements JobQueue<T> {
       let error: unknown;
       let ok = false;
       try {
-        const job = { id: row.id, teamId: row.team_id, data: JSON.parse(row.data) as T, attempt: row.attempts_made + 1 };
-        await this.handler!(job, signal);
+        const attempt = row.attempts_made + 1;
+        const job = { id: row.id, teamId: row.team_id, data: JSON.parse(row.data) as T, attempt, final: attempt >= row.max_attempts };
+        await runAsKind(this.name, job.data, signal, (s) => this.handler!(job, s));
         ok = true;
       } catch (err) {
         error = err;
@@ -405,7 +408,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     const now = Date.now();
     const attemptsMade = row.attempts_made + 1;
     const message = error instanceof Error ? error.message : String(error);
-    const retry = attemptsMade < row.max_attempts;
+    const retry = attemptsMade < row.max_attempts && isRetryable(error);
     if (!retry) this.s.log.warn({ queue: this.name, id: row.id, attempts: attemptsMade, err: error }, 'job failed');
     await this.s.db
       .updateTable('queue_jobs')
@@ -441,7 +444,7 @@ class EmbeddedQueue<T> implements JobQueue<T> {
     try {
       const kept = await this.s.db
         .updateTable('queue_jobs')
-        .set({ lease_until: Date.now() + this.s.leaseMs })
+        .set({ lease_until: Date.now() + this.leaseMs })
         .where('state', '=', 'active')
         .where(
           'worker',

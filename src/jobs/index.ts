@@ -15,7 +15,7 @@ export interface QueueFactoryOptions {
   /** Redis key prefix (default `gleaner`). */
   redisPrefix?: string;
   log?: Logger;
-  /** How long a job stays with a worker that stopped renewing its claim (default 30 s). */
+  /** How long a job stays with a worker that stopped renewing its claim; overrides the job catalog's leases. */
   leaseMs?: number;
 }
 

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { scratchStore } from '../../test/helpers/scratch-store.js';
 import { BullQueueFactory } from './bullmq.js';
@@ -212,6 +213,31 @@ describe.each(impls)('job queue: $name', (impl) => {
     await q.add('t', { n: 1 }, { id: 'doomed' });
     await waitFor('the re-added job', () => attempts.filter((a) => a.n === 1).length === 4);
     expect(attempts.at(-1)).toMatchObject({ n: 1, attempt: 1 });
+  });
+
+  it("retries what the error catalog calls retryable and nothing else, and tells a handler its last attempt", async () => {
+    const q = await queue();
+    const seen: Array<{ n: number; attempt: number; final: boolean }> = [];
+    q.process(
+      async (job) => {
+        seen.push({ n: job.data.n, attempt: job.attempt, final: job.final });
+        if (job.data.n === 1) throw new ApiError('URL_BLOCKED');
+        if (job.data.n === 2 && job.attempt < 3) throw new ApiError('SCRAPE_TIMEOUT');
+      },
+      { concurrency: 2 },
+    );
+    await q.add('t', { n: 1 }, { attempts: 3, backoffMs: 10 });
+    await q.add('t', { n: 2 }, { attempts: 3, backoffMs: 10 });
+    await waitFor('one failed job', async () => (await q.counts()).failed === 1);
+    await waitFor('the retried job done', () => seen.filter((s) => s.n === 2).length === 3);
+    await waitFor('no active job', async () => (await q.counts()).active === 0);
+    expect(seen.filter((s) => s.n === 1)).toEqual([{ n: 1, attempt: 1, final: false }]);
+    expect(seen.filter((s) => s.n === 2)).toEqual([
+      { n: 2, attempt: 1, final: false },
+      { n: 2, attempt: 2, final: false },
+      { n: 2, attempt: 3, final: true },
+    ]);
+    expect(await q.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 1 });
   });
 
   it('never runs more of one team at once than its cap, across processes', async () => {

@@ -13,6 +13,11 @@ export interface QueueJob<T> {
   data: T;
   /** 1 on the first run, 2 on the first retry... */
   attempt: number;
+  /**
+   * Whether this is the last attempt. A retryable failure thrown now fails the job for good, so
+   * a handler that owns a result (a crawl page) records the failure there instead.
+   */
+  final: boolean;
 }
 
 export interface EnqueueOptions {
@@ -23,7 +28,10 @@ export interface EnqueueOptions {
   id?: string;
   /** Run no sooner than this many milliseconds from now. */
   delayMs?: number;
-  /** Total runs before the job is given up as failed (default 1: no retry). */
+  /**
+   * Total runs before the job is given up as failed (default 1: no retry). A failure the error
+   * catalog does not call retryable ends the job at once (see jobs/catalog.ts).
+   */
   attempts?: number;
   /** Exponential backoff base between attempts (default 1000 ms). */
   backoffMs?: number;

@@ -24,16 +24,21 @@ export function startWorkers(rt: Runtime): Workers {
   });
   rt.webhooks.start();
   rt.monitors.start();
+  rt.crawlRunner.startRecovery(STALL_MS, HOUSEKEEPING_MS);
   const timer = setInterval(() => {
     void housekeeping(rt).catch((err: unknown) => rt.log.warn({ err }, 'housekeeping failed'));
   }, HOUSEKEEPING_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    stop: () => {
+      clearInterval(timer);
+      void rt.crawlRunner.stopRecovery();
+    },
+  };
 }
 
 async function housekeeping(rt: Runtime): Promise<void> {
-  await rt.crawlRunner.recoverStalled(STALL_MS);
-  await rt.crawlRepo.purgeExpired();
+  await rt.crawlRepo.jobs.purgeExpired();
   // A single scrape's record (GET /v2/scrape/{id}) is kept as long as a job's documents.
   await rt.documents.purgeScrapes(Date.now() - rt.config.jobTtlMs);
   await rt.documents.purgeCache(Date.now() - rt.config.cacheTtlMs);

@@ -9,10 +9,11 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { createMailer, type Mailer } from './mail.js';
-import { MonitorRunner, type MonitorTask } from './runner.js';
+import { MonitorRunner } from './runner.js';
 import { MonitorScheduler } from './scheduler.js';
 import { MonitorService } from './service.js';
 import { MonitorRepository } from './store.js';
+import type { MonitorTask } from './tasks.js';
 
 export interface Monitors {
   repo: MonitorRepository;
@@ -49,6 +50,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
     scraper: d.scraper,
     crawls: d.crawls,
     crawlRepo: d.crawlRepo,
+    queue,
     webhooks: d.webhooks,
     mailer,
     log: d.log,
@@ -73,7 +75,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
       await repo.purgeExpired(Date.now());
     },
     stop() {
-      scheduler.stop();
+      void scheduler.stop();
       mailer?.close();
     },
   };

@@ -1,7 +1,9 @@
 /**
  * Runs one monitor check from the queue: every target through the existing pipeline (scrape
  * URLs with conditional requests; crawl through the crawl service), each page compared with its
- * last-seen version. The result, the new last-seen versions and the webhook events are written
+ * last-seen version. A check with crawl targets starts their crawls, notes them on the check
+ * row, and puts itself back on the queue with a delay until they have ended, so no worker is
+ * held while a crawl runs; the run that finds them all ended does the comparing. The result, the new last-seen versions and the webhook events are written
  * in one transaction, so a check re-run after a crash reports its changes again rather than
  * losing them; email goes out after that commit.
  */
@@ -12,7 +14,7 @@ import { urlKey } from '../crawl/normalize.js';
 import type { CrawlService } from '../crawl/service.js';
 import { TERMINAL, type CrawlRepository } from '../crawl/store.js';
 import { isApiError } from '../errors.js';
-import type { QueueJob } from '../jobs/queue.js';
+import type { JobQueue, QueueJob } from '../jobs/queue.js';
 import type { Document } from '../core/document.js';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import type { Scraper } from '../scrape/pipeline.js';
@@ -22,17 +24,17 @@ import type { Mailer } from './mail.js';
 import { checkSummaryEmail } from './mail.js';
 import type { CrawlTarget, ScrapeTarget, Target } from './schemas.js';
 import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
+import { checkJobId, checkTask, type MonitorTask } from './tasks.js';
 import { checkView, pageEvent } from './views.js';
 
-export interface MonitorTask {
-  checkId: string;
-}
 
 export interface RunnerDeps {
   repo: MonitorRepository;
   scraper: Scraper;
   crawls: CrawlService;
   crawlRepo: CrawlRepository;
+  /** The check's own queue: a check waiting for its crawls comes back through it. */
+  queue: JobQueue<MonitorTask>;
   webhooks: WebhookDispatcher;
   mailer: Mailer | undefined;
   log: Logger;
@@ -55,6 +57,18 @@ const keyOf = (url: string) => {
   }
 };
 
+/** A crawl target's crawl, as the check row notes it while the check waits for it. */
+interface CrawlStart {
+  targetId: string;
+  type: 'crawl';
+  crawlId?: string;
+  error?: string;
+}
+
+function crawlStarts(targetResults: readonly unknown[]): CrawlStart[] {
+  return targetResults.filter((t): t is CrawlStart => typeof t === 'object' && t !== null && (t as CrawlStart).type === 'crawl');
+}
+
 interface PageOutcome {
   target: Target;
   url: string;
@@ -76,9 +90,17 @@ export class MonitorRunner {
       });
       return;
     }
-    const startedAt = Date.now();
-    if (!(await repo.startCheck(check.id, startedAt))) return;
-    await repo.db.updateTable('monitors').set({ last_run_at: startedAt, current_check_id: check.id }).where('id', '=', monitor.id).execute();
+    if (check.status === 'queued') {
+      const startedAt = Date.now();
+      if (!(await repo.startCheck(check.id, startedAt))) return;
+      await repo.db.updateTable('monitors').set({ last_run_at: startedAt, current_check_id: check.id }).where('id', '=', monitor.id).execute();
+    }
+    const crawls = await this.startCrawls(monitor, check);
+    if (await this.anyRunning(crawls.values())) {
+      // A fresh id: this run's own id is still pending until it returns, and would swallow the add.
+      await this.deps.queue.addBulk([checkTask(monitor.teamId, check.id, { id: `${checkJobId(check.id)}.wait.${randomUUID()}`, delayMs: CRAWL_POLL_MS })]);
+      return;
+    }
 
     const outcomes: PageOutcome[] = [];
     const targetResults: unknown[] = [];
@@ -90,7 +112,7 @@ export class MonitorRunner {
         outcomes.push(...pages);
         targetResults.push({ targetId: target.id, type: 'scrape', expectedJobs: scrapeIds });
       } else if (target.type === 'crawl') {
-        const r = await this.crawlTarget(monitor, target, signal);
+        const r = await this.crawlTarget(monitor, target, crawls.get(target.id));
         outcomes.push(...r.pages);
         targetResults.push({ targetId: target.id, type: 'crawl', ...(r.crawlId ? { crawlId: r.crawlId } : {}), ...(r.error ? { error: r.error } : {}) });
         if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
@@ -144,27 +166,51 @@ export class MonitorRunner {
     }
   }
 
-  /** Runs the crawl as an ordinary crawl job, waits for it, then compares what it found. */
-  private async crawlTarget(monitor: MonitorRecord, target: CrawlTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; crawlId?: string; error?: string }> {
-    const scope = targetScope(monitor.id, target.id);
-    let crawlId: string;
+  /**
+   * Starts each crawl target's crawl as an ordinary crawl job, once per check: the check row
+   * notes the crawls, so the runs that come back for them find them there.
+   */
+  private async startCrawls(monitor: MonitorRecord, check: CheckRecord): Promise<Map<string, CrawlStart>> {
+    const started = new Map(crawlStarts(check.targetResults).map((s) => [s.targetId, s]));
+    let added = false;
+    for (const target of monitor.targets) {
+      if (target.type !== 'crawl' || started.has(target.id)) continue;
+      started.set(target.id, await this.startCrawl(monitor, target));
+      added = true;
+    }
+    if (added) await this.deps.repo.updateCheck(check.id, { targetResults: [...started.values()] });
+    return started;
+  }
+
+  private async startCrawl(monitor: MonitorRecord, target: CrawlTarget): Promise<CrawlStart> {
     try {
       const req = crawlRequestSchema.parse({ ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: { ...(target.scrapeOptions ?? {}), maxAge: 0 } });
-      crawlId = (await this.deps.crawls.startCrawl(monitor.teamId, req, undefined, this.deps.publicUrl)).id;
+      const { id } = await this.deps.crawls.startCrawl(monitor.teamId, req, undefined, this.deps.publicUrl);
+      return { targetId: target.id, type: 'crawl', crawlId: id };
     } catch (e) {
-      return { pages: [], error: errorText(e) };
+      return { targetId: target.id, type: 'crawl', error: errorText(e) };
     }
-    for (;;) {
-      const job = await this.deps.crawlRepo.get(crawlId);
-      if (!job || TERMINAL.includes(job.status)) break;
-      if (signal.aborted) throw new Error('aborted');
-      await new Promise((r) => setTimeout(r, CRAWL_POLL_MS));
+  }
+
+  private async anyRunning(crawls: Iterable<CrawlStart>): Promise<boolean> {
+    for (const c of crawls) {
+      if (!c.crawlId) continue;
+      const job = await this.deps.crawlRepo.jobs.get(c.crawlId);
+      if (job && !TERMINAL.includes(job.status)) return true;
     }
+    return false;
+  }
+
+  /** Compares what a target's ended crawl found with the pages seen before. */
+  private async crawlTarget(monitor: MonitorRecord, target: CrawlTarget, start: CrawlStart | undefined): Promise<{ pages: PageOutcome[]; crawlId?: string; error?: string }> {
+    const scope = targetScope(monitor.id, target.id);
+    const crawlId = start?.crawlId;
+    if (!crawlId) return { pages: [], error: start?.error ?? 'The crawl of this target was not started' };
     const pages: PageOutcome[] = [];
     const seen = new Set<string>();
     const now = Date.now();
     for (let skip = 0; ; ) {
-      const rows = await this.deps.crawlRepo.results(crawlId, skip, 200);
+      const rows = await this.deps.crawlRepo.results.page(crawlId, skip, 200);
       for (const r of rows) {
         const doc = JSON.parse(r.document) as Document;
         const url = doc.metadata.sourceURL;
@@ -177,7 +223,7 @@ export class MonitorRunner {
       skip += rows.length;
       if (rows.length < 200) break;
     }
-    const { errors } = await this.deps.crawlRepo.errors(crawlId);
+    const { errors } = await this.deps.crawlRepo.frontier.errors(crawlId);
     for (const e of errors) {
       const key = keyOf(e.url);
       if (seen.has(key)) continue;

@@ -7,10 +7,11 @@
  * next slot is computed from now, so missed slots are not replayed one by one.
  */
 import type { Logger } from 'pino';
+import { ClaimLoop } from '../jobs/lease.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { MonitorTask } from './runner.js';
+import { checkTask, type MonitorTask } from './tasks.js';
 import { nextRunAfter } from './schedule.js';
-import { checkJobId, type MonitorService } from './service.js';
+import type { MonitorService } from './service.js';
 import type { MonitorRepository } from './store.js';
 
 export interface SchedulerDeps {
@@ -26,21 +27,30 @@ const BATCH = 200;
 const REQUEUE_AFTER_MS = 60_000;
 
 export class MonitorScheduler {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly clock: ClaimLoop;
   private running = false;
 
-  constructor(private readonly deps: SchedulerDeps) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.tick(), this.deps.tickMs);
-    this.timer.unref();
-    void this.tick();
+  constructor(private readonly deps: SchedulerDeps) {
+    this.clock = new ClaimLoop({
+      step: async () => {
+        await this.tick();
+        return false;
+      },
+      pollMs: deps.tickMs,
+      onError: (err) => deps.log.warn({ err }, 'monitor scheduler tick failed'),
+      // The clock alone is no reason to keep a process running.
+      keepAlive: false,
+    });
   }
 
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+  start(): void {
+    if (this.clock.started || this.clock.stopping) return;
+    this.clock.start();
+  }
+
+  /** Stops the clock; a tick under way still ends (`stopped` resolves then). */
+  stop(): Promise<void> {
+    return this.clock.stop();
   }
 
   /** Claims and queues every due monitor; returns how many checks this process recorded. */
@@ -67,6 +77,7 @@ export class MonitorScheduler {
     const m = await repo.getMonitor(id);
     if (!m || m.status !== 'active' || m.nextRunAt !== due) return false;
     const next = nextRunAfter(m.cron, m.timezone, Math.max(now, due));
+    // The claim: next_run_at moves on only if it still reads the due time this process saw.
     const won = await repo.db.transaction().execute((trx) => repo.claimSlot(trx, id, due, next));
     if (!won) return false;
     await this.deps.service.enqueueCheck(m, 'scheduled', due);
@@ -76,7 +87,7 @@ export class MonitorScheduler {
   /** Re-adds checks whose queue entry was lost between their commit and the enqueue. */
   async requeueStale(): Promise<void> {
     for (const c of await this.deps.repo.staleQueued(REQUEUE_AFTER_MS)) {
-      await this.deps.queue.add(c.teamId, { checkId: c.id }, { id: checkJobId(c.id) });
+      await this.deps.queue.addBulk([checkTask(c.teamId, c.id)]);
     }
   }
 }

@@ -12,7 +12,7 @@ import { pendingFeatures, scrapeOptionsSchema } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
 import type { UrlGuard } from '../scrape/types.js';
 import { creditsPerCheck, estimateCreditsPerMonth } from './credits.js';
-import type { MonitorTask } from './runner.js';
+import { checkTask, type MonitorTask } from './tasks.js';
 import { nextRunAfter, DEFAULT_TIMEZONE } from './schedule.js';
 import type { CreateMonitor, PageStatus, Target, TargetInput, UpdateMonitor } from './schemas.js';
 import { emptySummary, type CheckRecord, type MonitorRecord, type MonitorRepository } from './store.js';
@@ -24,7 +24,6 @@ export interface MonitorServiceDeps {
   guard: UrlGuard;
 }
 
-export const checkJobId = (checkId: string) => `check.${checkId}`;
 
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
@@ -158,7 +157,7 @@ export class MonitorService {
       await repo.insertCheck(check, trx);
       return free;
     });
-    if (queued) await this.deps.queue.add(m.teamId, { checkId: check.id }, { id: checkJobId(check.id) });
+    if (queued) await this.deps.queue.addBulk([checkTask(m.teamId, check.id)]);
     return check;
   }
 

@@ -3,6 +3,7 @@
  * last-seen version of every watched page (shared with the changeTracking format).
  */
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { claimed } from '../jobs/lease.js';
 import type { Database, MonitorChecksTable, MonitorsTable, PageSnapshotsTable } from '../store/schema.js';
 import type { WebhookTarget } from '../webhooks/schema.js';
 import type { NotificationConfig, PageStatus, Target } from './schemas.js';
@@ -242,7 +243,7 @@ export class MonitorRepository {
       .where('status', '=', 'active')
       .where('next_run_at', '=', due)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+    return claimed(r);
   }
 
   async insertCheck(c: CheckRecord, db: Db = this.db): Promise<void> {

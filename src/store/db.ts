@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
-import { migrationProvider } from './migrations.js';
+import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { BACKSTOP_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
 

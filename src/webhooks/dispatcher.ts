@@ -20,6 +20,8 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import { Agent, request, type Dispatcher } from 'undici';
 import { isApiError } from '../errors.js';
+import { tasks } from '../jobs/catalog.js';
+import { claimed, ClaimLoop, leaseFree } from '../jobs/lease.js';
 import { guardedConnector } from '../scrape/engines/http.js';
 import type { SsrfGuard } from '../security/ssrf.js';
 import type { Database, WebhookDeliveriesTable } from '../store/schema.js';
@@ -41,12 +43,12 @@ export interface WebhookDispatcherOptions {
   db: Kysely<Database>;
   guard: SsrfGuard;
   log: Logger;
-  /** Attempts per event, the first included, before it is marked failed. */
+  /** Attempts per event, the first included, before it is marked failed (default: the job catalog's). */
   maxAttempts?: number;
-  /** Wait after the first failed attempt; doubles after each further one. */
+  /** Wait after the first failed attempt; doubles after each further one (default: the job catalog's). */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** Per attempt, connect to last response byte. */
+  /** Per attempt, connect to last response byte (default: the job catalog's timeout). */
   timeoutMs?: number;
   /** How often the loop looks for work it was not told about (other processes' events). */
   pollMs?: number;
@@ -135,27 +137,34 @@ export class WebhookDispatcher {
   private readonly secrets = new Map<string, string>();
   private readonly active = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  private readonly loop: ClaimLoop;
   private agent: Dispatcher | undefined;
-  private running = false;
   private closed = false;
-  private loop: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
-  private woken = false;
   private lastPurge = 0;
 
   constructor(opts: WebhookDispatcherOptions) {
     this.db = opts.db;
     this.guard = opts.guard;
     this.log = opts.log;
-    this.maxAttempts = Math.max(1, opts.maxAttempts ?? 6);
-    this.backoffMs = opts.backoffMs ?? 1000;
+    const policy = tasks.webhookDelivery;
+    this.maxAttempts = Math.max(1, opts.maxAttempts ?? policy.attempts);
+    this.backoffMs = opts.backoffMs ?? policy.backoffMs;
     this.maxBackoffMs = opts.maxBackoffMs ?? 5 * 60_000;
-    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.timeoutMs = opts.timeoutMs ?? policy.timeoutMs;
     this.pollMs = opts.pollMs ?? 250;
     this.concurrency = Math.max(1, opts.concurrency ?? 8);
     this.retentionMs = opts.retentionMs ?? 3 * 24 * 3600_000;
     this.closeGraceMs = opts.closeGraceMs ?? 5000;
-    this.leaseMs = this.timeoutMs * 2 + 30_000;
+    this.leaseMs = Math.max(policy.leaseMs, this.timeoutMs * 2 + 30_000);
+    this.loop = new ClaimLoop({
+      step: async () => {
+        await this.fill();
+        await this.purgeNow();
+        return false;
+      },
+      pollMs: this.pollMs,
+      onError: (err) => this.log.warn({ err }, 'webhook delivery loop failed; retrying'),
+    });
   }
 
   /**
@@ -227,18 +236,15 @@ export class WebhookDispatcher {
 
   /** Starts the delivery loop in this process (worker side). Idempotent. */
   start(): void {
-    if (this.running || this.closed) return;
-    this.running = true;
-    this.loop = this.run();
+    if (this.loop.started || this.closed) return;
+    this.loop.start();
   }
 
   /** Stops the loop and waits for in-flight sends; those still running after the grace period are aborted and left pending. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.running = false;
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
     const inflight = [...this.active.values()];
     const grace = setTimeout(() => this.shutdown.abort(), this.closeGraceMs);
     await Promise.allSettled(inflight);
@@ -266,34 +272,12 @@ export class WebhookDispatcher {
   }
 
   private wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.loop.wake();
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.woken = false;
-      try {
-        await this.fill();
-        await this.purgeNow();
-      } catch (err) {
-        this.log.warn({ err }, 'webhook delivery loop failed; retrying');
-      }
-      await this.sleep(this.pollMs);
-    }
+  /** Whether the loop still takes work: in-flight streams stop at their next row once it does not. */
+  private get running(): boolean {
+    return this.loop.started && !this.loop.stopping;
   }
 
   /** Claims ready stream heads for free slots and starts a sender per stream. */
@@ -307,7 +291,7 @@ export class WebhookDispatcher {
       .select(['d.id', 'd.stream'])
       .where('d.state', '=', 'pending')
       .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', now)]))
+      .where((eb) => leaseFree(eb, 'd.locked_until', now))
       .$if(busy.length > 0, (qb) => qb.where('d.stream', 'not in', busy))
       .where((eb) =>
         eb.not(
@@ -358,7 +342,7 @@ export class WebhookDispatcher {
       .where('id', '=', id)
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .where((eb) => leaseFree(eb, 'locked_until', now))
       .returningAll()
       .executeTakeFirst();
   }
@@ -467,7 +451,7 @@ export class WebhookDispatcher {
         break;
       }
     }
-    if (Number(result?.numUpdatedRows ?? 0) === 0) {
+    if (!claimed(result)) {
       // Our lease ran out and another process took the row; its outcome is the one that counts.
       this.log.warn({ webhookId: row.webhook_id }, 'webhook lease lost before the outcome was recorded');
       return false;
@@ -495,11 +479,12 @@ function hostOf(url: string): string {
   }
 }
 
-/** A failed attempt: refused targets are final, everything else (network, DNS, timeouts) is retried. */
+/** A failed attempt: what the error catalog calls final is, everything else (network, DNS, timeouts) is retried. */
 function classify(e: unknown, timedOut: boolean, timeoutMs?: number): Outcome {
   for (let cur: unknown = e, depth = 0; cur && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
     if (isApiError(cur)) {
-      const final = cur.key === 'URL_BLOCKED' || cur.key === 'INVALID_URL';
+      // The error catalog says which refusals no retry can mend (a blocked or invalid target).
+      const final = !cur.retryable;
       const address = (cur.details as { address?: string } | undefined)?.address;
       const error = `${cur.message}${address ? ` (${address})` : ''}`;
       return { kind: final ? 'fail' : 'retry', status: null, error };

@@ -33,7 +33,7 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 
 const basePath = (kind: JobKind) => (kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape');
 
-export async function jobRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
   app.post(
     '/v2/crawl',
     { schema: { body: crawlRequestSchema, tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'crawl' } },
@@ -130,7 +130,7 @@ async function watch(rt: Runtime, socket: WebSocket, teamId: string, id: string,
     send({ type: 'catchup', data: { ...snapshot(), status: 'scraping' } });
     let seq = 0;
     while (open) {
-      const rows = await rt.crawlRepo.resultsAfter(id, seq, 200);
+      const rows = await rt.crawlRepo.results.after(id, seq, 200);
       for (const r of rows) {
         seq = r.seq;
         send({ type: 'document', data: JSON.parse(r.document) });

@@ -1,0 +1,29 @@
+/**
+ * Schema migrations, one file each, applied in the order of their names at start-up. Append new
+ * ones; never edit an applied one, nor rename it: the store records them by these names.
+ * Written with Kysely's schema builder so one list serves SQLite and PostgreSQL.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import { migration as m0001 } from './0001_foundation.js';
+import { migration as m0002 } from './0002_queue.js';
+import { migration as m0003 } from './0003_webhooks.js';
+import { migration as m0004 } from './0004_crawls.js';
+import { migration as m0005 } from './0005_monitors.js';
+import { migration as m0006 } from './0006_browser.js';
+import { migration as m0007 } from './0007_crawl_scrape_ids.js';
+import { migration as m0008 } from './0008_scrape_cache_age.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_queue': m0002,
+  '0003_webhooks': m0003,
+  '0004_crawls': m0004,
+  '0005_monitors': m0005,
+  '0006_browser': m0006,
+  '0007_crawl_scrape_ids': m0007,
+  '0008_scrape_cache_age': m0008,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
