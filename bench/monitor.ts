@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config.js';
-import { startWorkers } from '../src/jobs/workers.js';
+import { startWorkers } from '../src/workers.js';
 import { createLogger } from '../src/log.js';
 import { checkOptions } from '../src/monitor/runner.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
-import { startWorkers } from './jobs/workers.js';
+import { startWorkers } from './workers.js';
 import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
 import { scrapeRequestSchema } from './scrape/options.js';
 import { SCOPES } from './store/keys.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
-import { startWorkers } from '../../src/jobs/workers.js';
+import { startWorkers } from '../../src/workers.js';
 import { createLogger } from '../../src/log.js';
 import { bootstrapKey, createRuntime, type Runtime } from '../../src/runtime.js';
 import { dropSchema } from '../../src/store/db.js';

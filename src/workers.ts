@@ -3,8 +3,8 @@
  * housekeeping (recovering stalled jobs, purging expired ones). `gleaner serve` runs it beside
  * the API; `gleaner worker` runs it alone.
  */
-import { DEFAULT_PLAN, plans, type Plan } from '../billing/plans.js';
-import type { Runtime } from '../runtime.js';
+import { DEFAULT_PLAN, plans, type Plan } from './billing/plans.js';
+import type { Runtime } from './runtime.js';
 
 /** A job with no progress for this long gets its pending work queued again (deduplicated). */
 const STALL_MS = 60_000;
