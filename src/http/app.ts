@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
 import { frameworkError, installErrorHandling } from './errors.js';
+import { installJsonBodyParser } from './json-depth.js';
 import { installOpenApi } from './openapi.js';
 import { endQuietConnectionsOnClose } from './quiet-connections.js';
 import { browserRoutes } from './routes/browser.js';
@@ -36,6 +37,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   endQuietConnectionsOnClose(app);
+  installJsonBodyParser(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are plain objects we build ourselves; skip schema-driven serialisation.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

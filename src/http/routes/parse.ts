@@ -15,6 +15,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Document, DocumentMetadata } from '../../scrape/document.js';
 import { pendingFeatures, type ScrapeOptions } from '../../scrape/options.js';
 import { principalOf } from '../auth.js';
+import { assertShallow } from '../json-depth.js';
 import { toFieldIssues } from '../validation.js';
 
 /** Largest file accepted (larger: 413). */
@@ -40,6 +41,7 @@ function parseOptionsText(text: string | undefined): ParseOptions {
     } catch {
       throw new ApiError('BAD_REQUEST_INVALID_JSON', { message: 'Bad request, malformed JSON in the "options" part' });
     }
+    assertShallow(raw, ['options']);
   }
   const result = parseOptionsSchema.safeParse(raw ?? {});
   if (!result.success) {
