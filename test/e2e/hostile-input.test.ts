@@ -3,6 +3,7 @@
  * connection is left promising answers it will not give. Raw HTTP against a running Gleaner,
  * since the SDK never sends such bodies.
  */
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/json-depth.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
@@ -61,6 +62,31 @@ describe('hostile input at the HTTP edge', () => {
       const res = await post('/v2/scrape', `{"url":"${target}","formats":[{"type":"json","schema":${deep(MAX_JSON_DEPTH - 4)}}]}`);
       const json = (await res.json()) as { details?: Array<{ code: string }> };
       expect(json.details?.some((d) => d.code === 'too_deep') ?? false).toBe(false);
+    });
+  });
+
+  describe('malformed multipart uploads to /v2/parse', () => {
+    const part = '--x\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello';
+    const cases: Array<[string, string, string, RegExp]> = [
+      ['no boundary', 'multipart/form-data', `${part}\r\n--x--\r\n`, /no boundary/i],
+      ['another boundary than the body', 'multipart/form-data; boundary=y', `${part}\r\n--x--\r\n`, /not well-formed multipart/i],
+      ['an unterminated part', 'multipart/form-data; boundary=x', part, /not well-formed multipart/i],
+      ['unterminated part headers', 'multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="file"', /not well-formed multipart/i],
+      ['no parts at all', 'multipart/form-data; boundary=x', 'garbage', /not well-formed multipart/i],
+    ];
+    it.each(cases)('%s: 400 with a clear message', async (_name, contentType, body, message) => {
+      const res = await post('/v2/parse', body, contentType);
+      expect(res.status).toBe(400);
+      const json = (await res.json()) as { code: string; error: string; details: Array<{ code: string }> };
+      expect(json.code).toBe('BAD_REQUEST');
+      expect(json.error).toMatch(message);
+      expect(json.details[0]!.code).toBe('invalid_multipart');
+    });
+
+    it('still parses a well-formed upload', async () => {
+      const res = await post('/v2/parse', `${part}\r\n--x--\r\n`, 'multipart/form-data; boundary=x');
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { markdown: string } }).data.markdown).toBe('hello');
     });
   });
 });

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { ApiError, isApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../parse/options.js';
 import { parserSettings } from '../../parse/parsers.js';
 import { applyParsed } from '../../parse/scrape.js';
@@ -62,20 +62,39 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
   }
   let optionsText: string | undefined;
   let file: Upload['file'] | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'options') optionsText = String(part.value);
-    } else if (part.fieldname === 'file' && !file) {
-      file = { body: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
-    } else {
-      part.file.resume();
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'options') optionsText = String(part.value);
+      } else if (part.fieldname === 'file' && !file) {
+        file = { body: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+      } else {
+        part.file.resume();
+      }
     }
+  } catch (e) {
+    throw malformedUpload(e);
   }
   const options = parseOptionsText(optionsText);
   if (!file || file.body.length === 0) {
     throw new ApiError('BAD_REQUEST', { details: [{ code: 'custom', path: ['file'], message: 'A non-empty "file" part is required' }] });
   }
   return { options, file };
+}
+
+/**
+ * What reading the parts threw, as the catalog sees it: size limits keep their 413; anything else
+ * the multipart reader raises (no boundary, another boundary than the body's, a part cut short)
+ * is the client's body, so a 400 saying what is wrong rather than a 500.
+ */
+function malformedUpload(e: unknown): unknown {
+  if (isApiError(e) || (e as { statusCode?: number }).statusCode === 413) return e;
+  const reason = (e as Error).message ?? String(e);
+  const noBoundary = /boundary not found/i.test(reason);
+  return new ApiError('BAD_REQUEST', {
+    message: noBoundary ? 'Bad Request: the multipart Content-Type has no boundary' : 'Bad Request: the body is not well-formed multipart/form-data',
+    details: [{ code: 'invalid_multipart', path: [], message: noBoundary ? 'Send Content-Type: multipart/form-data; boundary=...' : reason }],
+  });
 }
 
 function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrapeId: string): Document {
