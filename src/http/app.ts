@@ -12,6 +12,7 @@ import { frameworkError, installErrorHandling } from './errors.js';
 import { installJsonBodyParser } from './json-depth.js';
 import { installOpenApi } from './openapi.js';
 import { endQuietConnectionsOnClose } from './quiet-connections.js';
+import { closeRefusedUpgrades } from './refused-upgrades.js';
 import { browserRoutes } from './routes/browser.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
@@ -37,6 +38,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   endQuietConnectionsOnClose(app);
+  closeRefusedUpgrades(app);
   installJsonBodyParser(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are plain objects we build ourselves; skip schema-driven serialisation.

@@ -89,4 +89,21 @@ describe('hostile input at the HTTP edge', () => {
       expect(((await res.json()) as { data: { markdown: string } }).data.markdown).toBe('hello');
     });
   });
+
+  it('answers a refused WebSocket upgrade with Connection: close and closes the socket', async () => {
+    const socket = net.connect(Number(new URL(gleaner.url).port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      `GET /v2/crawl/${id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    // Without a key the upgrade is refused; the server must then end the connection itself.
+    await closed;
+    expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    expect(received).toMatch(/\r\nconnection: close\r\n/i);
+    expect(received).not.toMatch(/keep-alive/i);
+  });
 });
