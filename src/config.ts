@@ -61,6 +61,8 @@ const envSchema = z.object({
   TRANSFORM_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(4, os.availableParallelism() - 1))),
   /** Pages a worker process scrapes at once, across all jobs. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Links a crawl takes from one page, in document order; the rest of a huge page's links are not followed. */
+  CRAWL_MAX_LINKS_PER_PAGE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Requests one crawl keeps in flight to one host, unless the crawl sets `maxConcurrency`. */
   HOST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** How long a worker holds a task before another may take it over (a dead worker's tasks). */
@@ -106,6 +108,7 @@ export interface Config {
   disableBrowser: boolean;
   workerConcurrency: number;
   hostConcurrency: number;
+  crawlMaxLinksPerPage: number;
   jobTtlMs: number;
   cacheTtlMs: number;
   jobLeaseMs: number;
@@ -179,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformThreads: e.TRANSFORM_THREADS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     hostConcurrency: e.HOST_CONCURRENCY,
+    crawlMaxLinksPerPage: e.CRAWL_MAX_LINKS_PER_PAGE,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
     cacheTtlMs: Math.round(e.CACHE_TTL_HOURS * 3600 * 1000),
     jobLeaseMs: e.JOB_LEASE_MS,

@@ -115,7 +115,17 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const webhooks = new WebhookDispatcher({ db: store.db, guard, log });
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
   const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
-  const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
+  const crawlRunner = new CrawlRunner({
+    repo: crawlRepo,
+    scraper,
+    http,
+    guard,
+    webhooks,
+    queue: crawlQueue,
+    log,
+    hostConcurrency: config.hostConcurrency,
+    maxLinksPerPage: config.crawlMaxLinksPerPage,
+  });
   const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
   let closed = false;
   return {

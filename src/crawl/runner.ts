@@ -44,7 +44,16 @@ export interface RunnerDeps {
   hostConcurrency: number;
   /** Cap on URLs taken from sitemaps at kickoff. */
   maxSitemapUrls?: number;
+  /** Cap on links a crawl takes from one page (default DEFAULT_MAX_LINKS_PER_PAGE). */
+  maxLinksPerPage?: number;
 }
+
+/**
+ * Links a crawl follows from one page, in document order. Every link costs parsing, the scope
+ * and robots rules and a frontier write on the main thread: a page of 650,000 links held the
+ * event loop for seconds. Real index pages stay well below this.
+ */
+export const DEFAULT_MAX_LINKS_PER_PAGE = 10_000;
 
 export function taskId(t: CrawlTask): string {
   return t.kind === 'kickoff' ? `kickoff.${t.crawlId}` : `page.${t.crawlId}.${t.urlKey}`;
@@ -157,6 +166,8 @@ export class CrawlRunner {
       doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
       links = doc.links ?? [];
       if (!wantsLinks) delete doc.links;
+      const cap = this.deps.maxLinksPerPage ?? DEFAULT_MAX_LINKS_PER_PAGE;
+      if (links.length > cap) links = links.slice(0, cap);
       outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
       if (signal.aborted) throw e;

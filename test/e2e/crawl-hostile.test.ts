@@ -1,6 +1,7 @@
 /**
- * A crawl's include/exclude patterns are a user's code run on every discovered link: they must
- * never hold the process hostage. Through the official SDK against a running Gleaner and the
+ * Pages and patterns built to hurt a crawler must never hold the process hostage: a crawl's
+ * include/exclude patterns are a user's code run on every discovered link, and a page may link
+ * to hundreds of thousands of others. Through the official SDK against a running Gleaner and the
  * fixture site's hostile pages.
  */
 import Firecrawl from '@mendable/firecrawl-js';
@@ -85,6 +86,26 @@ describe('crawl path patterns', () => {
       }
     } finally {
       await idle.close();
+    }
+  });
+
+  it('follows at most CRAWL_MAX_LINKS_PER_PAGE links of a page, the first in document order', async () => {
+    const capped = await startGleaner({ embedded: true, overrides: { crawlMaxLinksPerPage: 25 } });
+    try {
+      const cfc = new Firecrawl({ apiKey: capped.key, apiUrl: capped.url });
+      const started = await cfc.startCrawl(`${site.url}/hostile/links?n=200`, { limit: 1000, sitemap: 'skip', crawlEntireDomain: true });
+      let job = await cfc.getCrawlStatus(started.id);
+      while (job.status === 'scraping') {
+        expect((await fetch(`${capped.url}/health`)).status).toBe(200);
+        await new Promise((r) => setTimeout(r, 100));
+        job = await cfc.getCrawlStatus(started.id, { autoPaginate: true });
+      }
+      expect(job.status).toBe('completed');
+      const paths = job.data.map((d) => new URL(d.metadata!.sourceURL!).pathname);
+      expect(paths.sort()).toEqual(['/hostile/links', ...Array.from({ length: 25 }, (_, i) => `/hostile/links/${i}`)].sort());
+      expect(job.total).toBe(26);
+    } finally {
+      await capped.close();
     }
   });
 });
