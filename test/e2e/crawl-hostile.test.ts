@@ -41,6 +41,23 @@ describe('crawl path patterns', () => {
     expect(JSON.stringify(back.details)).toMatch(/excludePaths.*backreference/i);
   });
 
+  it("refuses the same pattern in a monitor's crawl target", async () => {
+    const res = await fetch(`${gleaner.url}/v2/monitor`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gleaner.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'patterns',
+        schedule: { cron: '0 * * * *' },
+        targets: [{ type: 'crawl', url: `${site.url}/hostile/redos`, crawlOptions: { includePaths: ['(a+)+(?=b)'] } }],
+      }),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { details: Array<{ path: (string | number)[]; message: string }> };
+    const issue = body.details.find((d) => d.path.includes('includePaths'));
+    expect(issue?.message).toContain('(a+)+(?=b)');
+    expect(issue?.message).toMatch(/lookahead/i);
+  });
+
   it('runs a pattern exponential for a backtracking engine over 10,000-character paths while the server keeps answering', async () => {
     // On a backtracking engine each test of `/hostile/redos/a{10000}!` never returns.
     const started = await fc.startCrawl(`${site.url}/hostile/redos`, { includePaths: ['^/hostile/redos/(a+)+(?<=a)$'], sitemap: 'skip' });
