@@ -8,6 +8,7 @@ import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
 import { printMonitorBench, runMonitorBench } from './monitor.js';
 import { printParseBench, runParseBench } from './parse.js';
 import { printBrowserBench, runBrowserBench } from './browser.js';
+import { printPatternBench, runPatternBench } from './patterns.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -21,6 +22,8 @@ if (crawl) printCrawlBench(crawl);
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
 
 printParseBench(await runParseBench());
+
+printPatternBench(runPatternBench());
 
 printMonitorBench(await runMonitorBench());
 

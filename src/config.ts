@@ -66,6 +66,8 @@ const envSchema = z.object({
   TRANSFORM_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(4, os.availableParallelism() - 1))),
   /** Pages a worker process scrapes at once, across all jobs. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Links a crawl takes from one page, in document order; the rest of a huge page's links are not followed. */
+  CRAWL_MAX_LINKS_PER_PAGE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Requests one crawl keeps in flight to one host, unless the crawl sets `maxConcurrency`. */
   HOST_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /**
@@ -114,6 +116,7 @@ export interface Config {
   disableBrowser: boolean;
   workerConcurrency: number;
   hostConcurrency: number;
+  crawlMaxLinksPerPage: number;
   jobTtlMs: number;
   cacheTtlMs: number;
   jobLeaseMs: number | undefined;
@@ -187,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     transformThreads: e.TRANSFORM_THREADS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     hostConcurrency: e.HOST_CONCURRENCY,
+    crawlMaxLinksPerPage: e.CRAWL_MAX_LINKS_PER_PAGE,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
     cacheTtlMs: Math.round(e.CACHE_TTL_HOURS * 3600 * 1000),
     jobLeaseMs: e.JOB_LEASE_MS,

@@ -11,6 +11,7 @@ import { createLogger } from './log.js';
 import { startWorkers } from './workers.js';
 import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
 import { scrapeRequestSchema } from './scrape/options.js';
+import { listenFailure, StartupError } from './startup.js';
 import { SCOPES } from './store/keys.js';
 
 const USAGE = `Usage: gleaner <command>
@@ -45,12 +46,19 @@ async function serve(config: Config, parts: { api: boolean; workers: boolean }):
   if (first.key) {
     process.stdout.write(`\nFirst API key for this installation (shown once, keep it):\n\n  ${first.key}\n\n`);
   }
-  const workers = parts.workers ? startWorkers(rt) : undefined;
   const app = parts.api ? await buildApp(rt) : undefined;
   if (app) {
-    await app.listen({ port: config.port, host: config.host });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (e) {
+      // Nothing has started taking jobs yet: let go of the store and queue, then say why.
+      await Promise.race([rt.close(), new Promise((r) => setTimeout(r, 5000).unref())]);
+      throw listenFailure(e, config.host, config.port);
+    }
     process.stdout.write(`Gleaner listening on http://${config.host}:${(app.server.address() as { port: number }).port}\n`);
   }
+  // Workers start once the API listens, so a process that cannot serve never takes a job.
+  const workers = parts.workers ? startWorkers(rt) : undefined;
   if (workers) process.stdout.write(`Gleaner workers running (${rt.queues.kind} queue, concurrency ${config.workerConcurrency})\n`);
 
   let stopping = false;
@@ -156,8 +164,9 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   if (e instanceof UsageError) process.stderr.write(`gleaner: ${e.message}\n\n${USAGE}`);
-  else if (e instanceof ConfigError) process.stderr.write(`gleaner: ${e.message}\n`);
+  else if (e instanceof ConfigError || e instanceof StartupError) process.stderr.write(`gleaner: ${e.message}\n`);
   else if (e instanceof ApiError) process.stderr.write(`gleaner: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
   else process.stderr.write(`gleaner: ${(e as Error)?.stack ?? String(e)}\n`);
-  process.exitCode = 1;
+  // Exit now: timers, sockets or threads of a half-started runtime would keep the process alive.
+  process.exit(1);
 });

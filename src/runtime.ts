@@ -15,6 +15,7 @@ import type { Document } from './core/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
 import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
+import { connectRedis, ensureWritableDataDir, storeFailure } from './startup.js';
 import { BlobStore } from './store/blobs.js';
 import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
@@ -69,12 +70,23 @@ export interface RuntimeOptions {
 }
 
 export async function createRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
+  // What an operator can get wrong is checked first, each with a StartupError naming the setting.
+  ensureWritableDataDir(config.dataDir);
   const store = await openStore({
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     ...((opts.dbSchema ?? config.databaseSchema) ? { schema: opts.dbSchema ?? config.databaseSchema } : {}),
+  }).catch((e: unknown) => {
+    throw storeFailure(e, config);
   });
-  const redis = config.redisUrl ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  let redis: Redis | undefined;
+  try {
+    redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+  redis?.on('error', (err: unknown) => log.warn({ err }, 'redis connection error'));
   const guard = new SsrfGuard(new AddressPolicy(config.allowPrivateRanges));
   // With page threads, plain fetches run there and bring their transform back with them.
   const threads = createFetchingThreads(config.transformThreads, { allowedCidrs: config.allowPrivateRanges, maxResponseBytes: config.maxResponseBytes });
@@ -117,7 +129,17 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const webhooks = new WebhookDispatcher({ db: store.db, guard, log });
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
   const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
-  const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
+  const crawlRunner = new CrawlRunner({
+    repo: crawlRepo,
+    scraper,
+    http,
+    guard,
+    webhooks,
+    queue: crawlQueue,
+    log,
+    hostConcurrency: config.hostConcurrency,
+    maxLinksPerPage: config.crawlMaxLinksPerPage,
+  });
   const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
   let closed = false;
   return {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { crossFieldChecks, scrapeOptionsSchema, scrapeOptionsShape } from '../scrape/options.js';
 import { webhookSchema } from '../webhooks/schema.js';
-import { patternError } from './scope.js';
+import { patternError } from './patterns.js';
 
 /** Largest crawl a request may ask for; the default when `limit` is absent. */
 export const MAX_CRAWL_LIMIT = 100_000;

@@ -17,6 +17,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CrawlPlan } from './options.js';
 import { HostGate } from './politeness.js';
 import { parseRobots, fetchRobotsTxt, type Robots } from './robots.js';
+import { patternError } from './patterns.js';
 import { CrawlScope } from './scope.js';
 import { discoverSitemapUrls } from './sitemap.js';
 import { LinkFilter, type Link } from './link-filter.js';
@@ -46,7 +47,16 @@ export interface RunnerDeps {
   hostConcurrency: number;
   /** Cap on URLs taken from sitemaps at kickoff. */
   maxSitemapUrls?: number;
+  /** Cap on links a crawl takes from one page (default DEFAULT_MAX_LINKS_PER_PAGE). */
+  maxLinksPerPage?: number;
 }
+
+/**
+ * Links a crawl follows from one page, in document order. Every link costs parsing, the scope
+ * and robots rules and a frontier write on the main thread: a page of 650,000 links held the
+ * event loop for seconds. Real index pages stay well below this.
+ */
+export const DEFAULT_MAX_LINKS_PER_PAGE = 10_000;
 
 export function taskId(t: CrawlTask): string {
   return t.kind === 'kickoff' ? `kickoff.${t.crawlId}` : `page.${t.crawlId}.${t.urlKey}`;
@@ -82,13 +92,26 @@ export class CrawlRunner {
   async handle(job: QueueJob<CrawlTask>, signal: AbortSignal): Promise<void> {
     if (job.data.kind === 'kickoff') {
       const crawl = await this.deps.repo.jobs.get<CrawlPlan>(job.data.crawlId);
-      if (crawl?.status === 'scraping') await this.kickoff(crawl, signal);
+      if (crawl?.status === 'scraping' && (await this.runnable(crawl))) await this.kickoff(crawl, signal);
       return;
     }
     const row = await this.deps.repo.frontier.page(job.data.crawlId, job.data.urlKey);
     if (!row || row.jobStatus !== 'scraping' || row.state !== 'pending') return;
     const crawl = await this.recordOf(job.data.crawlId);
-    if (crawl) await this.page(crawl, row, job.final, signal);
+    if (crawl && (await this.runnable(crawl))) await this.page(crawl, row, job.final, signal);
+  }
+
+  /**
+   * Fails a job whose stored plan today's checks refuse (a path pattern an older version let in,
+   * which could stall the worker), instead of running it; true when the job may run.
+   */
+  private async runnable(crawl: CrawlRecord<AnyPlan>): Promise<boolean> {
+    const error = planError(crawl);
+    if (error === undefined) return true;
+    this.deps.log.warn({ crawlId: crawl.id, error }, 'stored crawl refused');
+    await this.deps.repo.jobs.fail(crawl.id, error, (trx) => this.emitEnd(crawl, trx, 'failed', error));
+    this.forget(crawl.id);
+    return false;
   }
 
   /**
@@ -161,6 +184,8 @@ export class CrawlRunner {
       if (!final && status >= 500) throw new ApiError('SCRAPE_SITE_ERROR', { message: `The site answered ${status}; the page is tried again` });
       links = doc.links ?? [];
       if (!wantsLinks) delete doc.links;
+      const cap = this.deps.maxLinksPerPage ?? DEFAULT_MAX_LINKS_PER_PAGE;
+      if (links.length > cap) links = links.slice(0, cap);
       outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
       // Closing or a lost lease: the job runs again elsewhere. Past its timeout it is a failure.
@@ -250,13 +275,13 @@ export class CrawlRunner {
     return status;
   }
 
-  private async emitEnd(crawl: CrawlRecord<AnyPlan>, trx: Trx, status: JobStatus): Promise<void> {
+  private async emitEnd(crawl: CrawlRecord<AnyPlan>, trx: Trx, status: JobStatus, error = 'Every page of the job failed'): Promise<void> {
     if (!crawl.webhook) return;
     const event = status === 'failed' ? 'failed' : 'completed';
     await this.deps.webhooks.emit(
       crawl.teamId,
       crawl.webhook,
-      { type: eventType(crawl.kind, event), id: crawl.id, success: status !== 'failed', data: [], ...(status === 'failed' ? { error: 'Every page of the job failed' } : {}) },
+      { type: eventType(crawl.kind, event), id: crawl.id, success: status !== 'failed', data: [], ...(status === 'failed' ? { error } : {}) },
       trx,
     );
   }
@@ -313,6 +338,19 @@ const pageOptions = memoByObject((crawl: CrawlRecord<AnyPlan>): { options: Scrap
   const o = crawl.plan.scrapeOptions;
   const wantsLinks = o.formats.some((f) => f.type === 'links');
   return { options: crawl.kind === 'crawl' && !wantsLinks ? { ...o, formats: [...o.formats, { type: 'links' }] } : o, wantsLinks };
+});
+
+/** Checked once per job record: page tasks share the record (recordOf). */
+const planError = memoByObject((crawl: CrawlRecord<AnyPlan>): string | undefined => {
+  if (crawl.kind !== 'crawl') return undefined;
+  const plan = crawl.plan as Partial<CrawlPlan>;
+  for (const [field, list] of [['includePaths', plan.includePaths], ['excludePaths', plan.excludePaths]] as const) {
+    for (const p of list ?? []) {
+      const why = patternError(p);
+      if (why) return `${field}: ${why}`;
+    }
+  }
+  return undefined;
 });
 
 /** Per-job caches stay small: a worker runs few jobs at once, and a miss costs one read. */

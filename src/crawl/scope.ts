@@ -14,35 +14,12 @@
  *   `index.html`-like file in the start URL counts as its directory. The path rule binds only
  *   the start host; external and subdomain URLs were already admitted by their own switches.
  * - include/exclude patterns are JS regular expressions, unanchored, case-sensitive, tested
- *   against the pathname (or the whole URL with `regexOnFullURL`). Exclude wins over include.
+ *   against the whole pathname (or the whole URL with `regexOnFullURL`), in linear time
+ *   (patterns.ts). Exclude wins over include.
  * - Depth counts link hops from the start URL; start and sitemap URLs are depth 0. A URL is
  *   allowed while depth <= maxDiscoveryDepth.
- *
- * User regexes run on the event loop, so catastrophic backtracking (`(a+)+$` on a long path)
- * would stall the process. V8 is told to switch a regex that backtracks excessively to its
- * linear-time engine; that engine cannot run backreferences, so patterns with them are refused.
- * (Lookarounds are allowed; such a pattern keeps the backtracking engine, and the tested string
- * is capped here.)
  */
-import v8 from 'node:v8';
-import { ApiError } from '../errors.js';
-import type { FieldIssue } from '../core/field-issues.js';
-
-v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-
-// A backslash-digit or `\k<name>` not itself escaped.
-const BACKREFERENCE = /(?<!\\)(?:\\\\)*\\(?:[1-9]|k<)/;
-
-/** Why a user's path pattern is refused, or undefined when it can be used. */
-export function patternError(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-  } catch (e) {
-    return `Invalid regular expression: ${(e as Error).message}`;
-  }
-  if (BACKREFERENCE.test(pattern)) return 'Backreferences are not supported in path patterns';
-  return undefined;
-}
+import { compilePatterns, type PathPattern } from './patterns.js';
 
 export interface CrawlScopeOptions {
   includePaths?: string[];
@@ -57,25 +34,6 @@ export interface CrawlScopeOptions {
 export type ScopeReason = 'external' | 'subdomain' | 'outside-path' | 'excluded' | 'not-included' | 'depth' | 'not-http';
 export type ScopeVerdict = { ok: true } | { ok: false; reason: ScopeReason };
 
-/** Longest string a user pattern is tested against; longer URLs are tested on their prefix. */
-const MAX_TESTED_LENGTH = 4096;
-
-/**
- * Compiles include/exclude patterns, or throws the catalog's 400 with one issue per bad pattern
- * (path `[field, index]`, the engine's error text), so a route can refuse them up front.
- */
-export function compilePatterns(patterns: readonly string[] | undefined, field: string): RegExp[] {
-  const out: RegExp[] = [];
-  const issues: FieldIssue[] = [];
-  (patterns ?? []).forEach((p, i) => {
-    const error = patternError(p);
-    if (error) issues.push({ code: 'invalid_regex', path: [field, i], message: error });
-    else out.push(new RegExp(p));
-  });
-  if (issues.length > 0) throw new ApiError('BAD_REQUEST', { details: issues });
-  return out;
-}
-
 const stripWww = (host: string) => (host.startsWith('www.') ? host.slice(4) : host);
 
 /** `/docs/index.html` -> `/docs`, `/docs/` -> `/docs`, `/` -> `` (everything is below root). */
@@ -87,8 +45,8 @@ export class CrawlScope {
   private readonly host: string;
   private readonly port: string;
   private readonly basePath: string;
-  private readonly include: RegExp[];
-  private readonly exclude: RegExp[];
+  private readonly include: PathPattern[];
+  private readonly exclude: PathPattern[];
 
   constructor(
     startUrl: string,
@@ -132,7 +90,7 @@ export class CrawlScope {
     }
 
     if (this.exclude.length > 0 || this.include.length > 0) {
-      const target = (this.opts.regexOnFullURL ? u.href : u.pathname).slice(0, MAX_TESTED_LENGTH);
+      const target = this.opts.regexOnFullURL ? u.href : u.pathname;
       if (this.exclude.some((r) => r.test(target))) return { ok: false, reason: 'excluded' };
       if (this.include.length > 0 && !this.include.some((r) => r.test(target))) return { ok: false, reason: 'not-included' };
     }

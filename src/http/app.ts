@@ -9,8 +9,10 @@ import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
 import { frameworkError, installErrorHandling } from './errors.js';
+import { installJsonBodyParser } from './json-depth.js';
 import { installOpenApi } from './openapi.js';
 import { endQuietConnectionsOnClose } from './quiet-connections.js';
+import { closeRefusedUpgrades } from './refused-upgrades.js';
 import { browserRoutes } from './routes/browser.js';
 import { fileRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
@@ -36,6 +38,8 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   });
   endQuietConnectionsOnClose(app);
+  closeRefusedUpgrades(app);
+  installJsonBodyParser(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   // Responses are plain objects we build ourselves; skip schema-driven serialisation.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

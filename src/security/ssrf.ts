@@ -38,13 +38,41 @@ export class AddressPolicy {
 
   private judge(ip: string): boolean {
     if (!ipaddr.isValid(ip)) return false;
-    // process() turns ::ffff:a.b.c.d into the IPv4 address, so mapped forms cannot sneak past.
-    const addr = ipaddr.process(ip);
+    const addr = ipaddr.parse(ip);
+    if (this.inAllowedRange(addr)) return true;
+    // An IPv6 address that carries an IPv4 one reaches that host (through the kernel, a NAT64
+    // gateway or a 6to4 relay): it is judged as that IPv4 address, so a private host cannot be
+    // reached under a public-looking IPv6 spelling.
+    const carried = addr.kind() === 'ipv6' ? embeddedIPv4(addr as ipaddr.IPv6) : undefined;
+    if (carried) return this.inAllowedRange(carried) || carried.range() === 'unicast';
+    return addr.range() === 'unicast';
+  }
+
+  private inAllowedRange(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
     for (const [net, bits] of this.allowed) {
       if (net.kind() === addr.kind() && addr.match(net, bits)) return true;
     }
-    return addr.range() === 'unicast';
+    return false;
   }
+}
+
+const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+
+/**
+ * The IPv4 address an IPv6 one stands for, where it has one: IPv4-mapped (::ffff:0:0/96),
+ * IPv4-compatible (::/96, deprecated but still routed by some stacks), IPv4-translated
+ * (::ffff:0:0:0/96), NAT64's well-known prefix (64:ff9b::/96) and 6to4 (2002::/16). Other
+ * special ranges (Teredo, NAT64 local-use prefixes) are never unicast, so already refused.
+ */
+export function embeddedIPv4(a: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const p = a.parts;
+  const zeroUpTo = (n: number) => p.slice(0, n).every((x) => x === 0);
+  if (zeroUpTo(5) && p[5] === 0xffff) return v4(p[6]!, p[7]!);
+  if (zeroUpTo(6)) return v4(p[6]!, p[7]!);
+  if (zeroUpTo(4) && p[4] === 0xffff && p[5] === 0) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return v4(p[6]!, p[7]!);
+  if (p[0] === 0x2002) return v4(p[1]!, p[2]!);
+  return undefined;
 }
 
 const blocked = (url: string, ip?: string) =>

@@ -12,6 +12,7 @@ import { serveBrowserPages } from './browser-pages.js';
 import { serveCrawlTree } from './crawl-tree.js';
 import { serveDocument } from './documents.js';
 import { serveFlaky } from './flaky.js';
+import { serveHostile } from './hostile.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
 
@@ -55,6 +56,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   if (serveDocument(path, res)) return;
   if (serveWatched(req, path, res)) return;
   if (serveFlaky(path, site.hits, res)) return;
+  if (serveHostile(url, res)) return;
 
   switch (path) {
     case '/redirect/1':

@@ -19,6 +19,44 @@ describe('address policy', () => {
     expect(p.isAllowed('10.0.0.6')).toBe(false);
   });
 
+  describe('IPv6 forms that carry an IPv4 address are judged by that address', () => {
+    const embedding: Array<[string, string]> = [
+      ['IPv4-compatible', '::127.0.0.1'],
+      ['IPv4-compatible, hex', '::7f00:1'],
+      ['IPv4-compatible, private', '::a00:1'],
+      ['IPv4-mapped, hex', '::ffff:7f00:1'],
+      ['IPv4-mapped, metadata', '::ffff:a9fe:a9fe'],
+      ['IPv4-translated', '::ffff:0:7f00:1'],
+      ['NAT64 well-known prefix', '64:ff9b::127.0.0.1'],
+      ['NAT64 well-known prefix, hex', '64:ff9b::a9fe:a9fe'],
+      ['NAT64 local-use prefix', '64:ff9b:1::a00:1'],
+      ['6to4', '2002:7f00:1::1'],
+      ['6to4, private', '2002:c0a8:1::1'],
+      ['6to4, metadata', '2002:a9fe:a9fe::'],
+    ];
+    it.each(embedding)('refuses %s %s', (_form, ip) => expect(strict.isAllowed(ip)).toBe(false));
+
+    it.each([
+      ['IPv4-compatible', '::808:808'],
+      ['NAT64 well-known prefix', '64:ff9b::808:808'],
+      ['6to4', '2002:808:808::1'],
+    ])('allows %s %s, which carries a public address', (_form, ip) => expect(strict.isAllowed(ip)).toBe(true));
+
+    it('applies operator ranges to the carried address', () => {
+      const p = new AddressPolicy(['127.0.0.0/8']);
+      expect(p.isAllowed('::7f00:1')).toBe(true);
+      expect(p.isAllowed('2002:7f00:1::1')).toBe(true);
+      expect(p.isAllowed('2002:a00:1::1')).toBe(false);
+    });
+
+    it('refuses the bracketed URL forms without resolving', async () => {
+      const guard = new SsrfGuard(new AddressPolicy());
+      for (const url of ['http://[::127.0.0.1]/', 'http://[::ffff:127.0.0.1]:8080/', 'http://[64:ff9b::169.254.169.254]/', 'http://[2002:7f00:1::1]/']) {
+        await expect(guard.checkUrl(url)).rejects.toMatchObject({ key: 'URL_BLOCKED' });
+      }
+    });
+  });
+
   it('rejects malformed ranges at start-up', () => {
     expect(() => new AddressPolicy(['not-a-range'])).toThrow(/ALLOW_PRIVATE_ADDRESSES/);
   });

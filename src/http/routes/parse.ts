@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { ApiError, isApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../scrape/parse-options.js';
 import { parserSettings } from '../../parse/parsers.js';
 import { applyParsed } from '../../scrape/parsed.js';
@@ -15,6 +15,7 @@ import type { Runtime } from '../../runtime.js';
 import type { Document, DocumentMetadata } from '../../core/document.js';
 import { pendingFeatures, type ScrapeOptions } from '../../scrape/options.js';
 import { principalOf } from '../auth.js';
+import { assertShallow } from '../json-depth.js';
 import { toFieldIssues } from '../validation.js';
 
 /** Largest file accepted (larger: 413). */
@@ -40,6 +41,7 @@ function parseOptionsText(text: string | undefined): ParseOptions {
     } catch {
       throw new ApiError('BAD_REQUEST_INVALID_JSON', { message: 'Bad request, malformed JSON in the "options" part' });
     }
+    assertShallow(raw, ['options']);
   }
   const result = parseOptionsSchema.safeParse(raw ?? {});
   if (!result.success) {
@@ -60,20 +62,39 @@ async function readUpload(req: FastifyRequest): Promise<Upload> {
   }
   let optionsText: string | undefined;
   let file: Upload['file'] | undefined;
-  for await (const part of req.parts()) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'options') optionsText = String(part.value);
-    } else if (part.fieldname === 'file' && !file) {
-      file = { body: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
-    } else {
-      part.file.resume();
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'options') optionsText = String(part.value);
+      } else if (part.fieldname === 'file' && !file) {
+        file = { body: await part.toBuffer(), filename: part.filename, mimetype: part.mimetype };
+      } else {
+        part.file.resume();
+      }
     }
+  } catch (e) {
+    throw malformedUpload(e);
   }
   const options = parseOptionsText(optionsText);
   if (!file || file.body.length === 0) {
     throw new ApiError('BAD_REQUEST', { details: [{ code: 'custom', path: ['file'], message: 'A non-empty "file" part is required' }] });
   }
   return { options, file };
+}
+
+/**
+ * What reading the parts threw, as the catalog sees it: size limits keep their 413; anything else
+ * the multipart reader raises (no boundary, another boundary than the body's, a part cut short)
+ * is the client's body, so a 400 saying what is wrong rather than a 500.
+ */
+function malformedUpload(e: unknown): unknown {
+  if (isApiError(e) || (e as { statusCode?: number }).statusCode === 413) return e;
+  const reason = (e as Error).message ?? String(e);
+  const noBoundary = /boundary not found/i.test(reason);
+  return new ApiError('BAD_REQUEST', {
+    message: noBoundary ? 'Bad Request: the multipart Content-Type has no boundary' : 'Bad Request: the body is not well-formed multipart/form-data',
+    details: [{ code: 'invalid_multipart', path: [], message: noBoundary ? 'Send Content-Type: multipart/form-data; boundary=...' : reason }],
+  });
 }
 
 function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrapeId: string): Document {
