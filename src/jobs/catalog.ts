@@ -29,6 +29,8 @@ export interface TaskSpec<P = unknown> {
 }
 
 const id = z.string().min(1).max(4096);
+/** A page's URL key: normalised URLs go up to 8,192 characters (crawl/normalize.ts), keys a little past. */
+const urlKey = z.string().min(1).max(16_384);
 
 function task<P>(spec: TaskSpec<P>): TaskSpec<P> {
   return Object.freeze(spec);
@@ -49,7 +51,7 @@ export const tasks = {
   crawlPage: task({
     name: 'crawl.page',
     queue: 'crawl',
-    payload: z.object({ kind: z.literal('page'), crawlId: id, urlKey: id }),
+    payload: z.object({ kind: z.literal('page'), crawlId: id, urlKey }),
     attempts: 3,
     backoffMs: 1000,
     leaseMs: 30_000,
@@ -59,7 +61,7 @@ export const tasks = {
   batchPage: task({
     name: 'batch.page',
     queue: 'crawl',
-    payload: z.object({ kind: z.literal('batch-page'), crawlId: id, urlKey: id }),
+    payload: z.object({ kind: z.literal('batch-page'), crawlId: id, urlKey }),
     attempts: 3,
     backoffMs: 1000,
     leaseMs: 30_000,
