@@ -22,7 +22,6 @@ import {
   certainBoilerplateReason,
   candidateText,
   chooseLandmark,
-  isRailHeading,
   isScriptHidden,
   PINNED_OVERLAY,
   mayMisfire,
@@ -31,6 +30,7 @@ import {
 } from './main-content.js';
 import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
+import { isRailHeading } from './rules/rail-heading.js';
 import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { TransformOptions, TransformWants } from '../types.js';
 import { transformPage } from './index.js';
 import { attrsFrom } from './html-util.js';
-import { boilerplateReason, isRailHeading } from './main-content.js';
+import { boilerplateReason } from './main-content.js';
+import { isRailHeading } from './rules/rail-heading.js';
 
 const BASE = 'https://news.example.com/2024/story.html';
 const MD: TransformWants = { markdown: true, html: false, links: false, images: false };

@@ -4,7 +4,7 @@
  * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
  */
 import type { BlockNode } from './content-score.js';
-import { type AttrSource, COLLAPSIBLE_SPACE, codeAt } from './html-util.js';
+import type { AttrSource } from './html-util.js';
 import { boundedMemo } from '../../memo.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
@@ -491,68 +491,6 @@ function isSocialEmbed(parts: string[], i: number): boolean {
   if (parts[i] !== 'social') return false;
   const next = parts[i + 1] === 'media' ? parts[i + 2] : parts[i + 1];
   return next === 'embed';
-}
-
-/**
- * Headings that introduce a teaser rail or an author box rather than content: related or
- * recommended items, "you may also like", "customers also viewed" (or shoppers, or "others like
- * you", who also bought or purchased), "pairs well with" (a shop's other products, in English or
- * French), "about the author".
- * Deliberately only phrases that never head a page's own content ("Latest" or "Most read" can be
- * a listing's own title, "Most read in world news" names another section's; "Trending" often
- * heads a strip that opens the page's content wrapper). A business's page about what it offers
- * ends in teasers of its own blog ("Our latest insights", "From the blog"); "Trusted by..."
- * strips are left alone, as they often open the wrapper of the offer's description.
- */
-const RAIL_HEADING =
-  /^(?:related(?: [\p{L}-]+){0,2}|(?:you|we think you) (?:may|might|will|'ll) (?:also )?(?:like|love|enjoy)(?: these| this)?|you may also be interested in|recommended(?: for you| reading| articles| stories| products)?|recently viewed(?: items| products)?|frequently bought together|(?:people|customers|shoppers|others)(?: like you)? (?:who (?:viewed|bought) this item )?also (?:viewed|bought|purchased|liked)|similar (?:items|products|posts|articles|threads|stories)|more (?:from|by) (?:this|the) (?:author|seller|brand|shop|store)|more from [\p{L}\p{N}&'.-]+|read next|up next|editor'?s'? picks|(?:most )?popular (?:posts|articles|stories)|more (?:stories|articles|posts|news)|sponsored(?: products| content| stories| links)?|explore related items|compare (?:with )?similar items|more like this|about the (?:author|authors|reviewer|writer)|complete the look|shop the look|(?:often|frequently) (?:bought|viewed) (?:together|with each other|with this(?: item| product)?)|(?:this is )?what (?:other )?customers who (?:viewed|bought) this (?:item|product) (?:also )?bought|share on other sites|link to (?:post|comment)|top posters in this topic|where to buy|don'?t miss|like this|share this(?: article| post| story| page)?|most (?:read|popular|viewed|shared) in [\p{L}\p{N}&' -]+|popular on [\p{L}\p{N}&'.-]+|more great(?: [\p{L}\p{N}&'.-]+)? (?:stories|articles|reads)|(?:our )?latest (?:insights|posts|articles|blog posts)|featured insights|from (?:the|our) blog|recent posts|pairs? (?:well|perfectly) with(?: this| it)?|(?:we know )?you'?ll (?:also )?love(?: these| this)?(?: too)?|similar (?:items|products) to consider|similar recommendations?|compare with similar products|more to consider(?: sponsored)?|you may also check)$/iu;
-
-/**
- * The same kind of heading in the other languages CMS templates most often ship (Portuguese,
- * Spanish, French, German, Italian, Dutch): templates translate the phrase but keep the rail.
- * Held to the same standard as the English list: phrases that only ever head links elsewhere.
- */
-const RAIL_HEADING_INTL =
-  /^(?:(?:voc[eê] )?(?:tamb[eé]m )?(?:pode|poder[aá]) (?:tamb[eé]m )?gostar(?: de)?|veja tamb[eé]m|leia tamb[eé]m|(?:not[ií]cias|mat[eé]rias|artigos|posts) relacionad[oa]s|(?:tambi[eé]n )?te (?:puede|podr[ií]a) interesar|(?:quiz[aá]s?|tal vez) te interese|(?:noticias|art[ií]culos|entradas|publicaciones) relacionad[oa]s|lee tambi[eé]n|(?:[aà] )?lire aussi|(?:[aà] )?voir aussi|vous (?:aimerez|pourriez) (?:aussi|[eé]galement)(?: aimer)?|sur le m[eê]me (?:sujet|th[eè]me)|articles (?:similaires|connexes|li[eé]s)|das k[oö]nnte (?:sie|dich) auch interessieren|(?:auch|ebenfalls) interessant|mehr zum thema|(?:[aä]hnliche|verwandte) (?:artikel|beitr[aä]ge|produkte)|(?:ti )?potrebbe(?:ro)? (?:anche )?interessarti|leggi anche|articoli correlati|lees ook|gerelateerde (?:artikelen|berichten|producten)|ils vont bien ensemble)$/iu;
-
-/**
- * An invitation to comment heads the comment box, never content. Not "Comments" or "Replies":
- * on a forum or Q&A page those head the page's own posts. A shop's invitation to review ("Be
- * the first to review this item", "Write a review") heads its reviews widget the same way; not
- * "Reviews" or "Customer reviews": review sites and some shops' own pages head content so.
- */
-const DISCUSSION_HEADING = /^(?:leave a (?:comment|reply)|join the (?:conversation|discussion)|tell us what you think|(?:be the first to|write a|add a|leave a|submit a|write your own) review(?: (?:this|for this) (?:item|product))?)$/iu;
-
-/**
- * A shop's shipping and returns terms, the same on every product page, head their own panel
- * beside the product's description and specs: the shop's, not the product's. Only the paired
- * phrases: "Return policy" alone also heads a section of the shop's own terms page.
- */
-const POLICY_HEADING =
-  /^(?:(?:shipping|delivery) (?:&|and|\+) returns?|returns? (?:&|and) (?:exchanges|refunds)|shipping (?:&|and) delivery)$/iu;
-
-/** A rail heading is a few words; longer text is not tried against the patterns. */
-const RAIL_HEADING_MAX = 60;
-
-export function isRailHeading(text: string): boolean {
-  const t = withoutTrailingMarks(text).replace(COLLAPSIBLE_SPACE, ' ').trim();
-  if (t.length === 0 || t.length > RAIL_HEADING_MAX) return false;
-  const u = t.replace(/’/g, "'");
-  return RAIL_HEADING.test(u) || RAIL_HEADING_INTL.test(u) || DISCUSSION_HEADING.test(u) || POLICY_HEADING.test(u);
-}
-
-/** The text without the colons, stops, ellipses, exclamation marks and spaces it ends in. */
-function withoutTrailingMarks(text: string): string {
-  let end = text.length;
-  for (; end > 0; end--) {
-    const c = codeAt(text, end - 1);
-    if (c !== 58 && c !== 46 && c !== 0x2026 && c !== 33 && !isWhitespace(c)) break;
-  }
-  return end === text.length ? text : text.slice(0, end);
-}
-
-function isWhitespace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/u.test(String.fromCharCode(c)));
 }
 
 /**
