@@ -6,7 +6,6 @@
  */
 import {
   type AttrSource,
-  VOID_ELEMENTS,
   cleanText,
   codeAt,
   decodeAttr,
@@ -17,7 +16,6 @@ import {
 import { imgSource, bestSrcsetCandidate } from './images.js';
 import {
   type Candidate,
-  NON_CONTENT_TAGS,
   boilerplateReason,
   certainBoilerplateReason,
   candidateText,
@@ -31,10 +29,21 @@ import {
 import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
 import { codeLanguage } from './markdown.js';
 import { isRailHeading } from './rules/rail-heading.js';
-import { type MdMark, type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
+import { type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
 import type { AttrView } from './stream.js';
 import { type Resolver, isHttp } from './url.js';
-import { boundedMemo } from '../../memo.js';
+import { CAMEL_CAPTION, classFacts, DISCUSSION_TYPE, isCaptionName, isCarouselSlide, isShownPrice, NAMES_CODE, NAMES_IMAGE_WRAP, NAMES_SLIDER, namesPrice, shapeOf, STORY_TYPE } from './rules/class-names.js';
+import { closeTagFor, HIDDEN_SECTION_TAGS, IS_BLOCK, IS_CODE_INLINE, IS_GAP_INLINE, IS_LINK_BLOCK, IS_NON_CONTENT, IS_SUBHEADING, IS_UNWRAP, IS_VOID, isHeadingTag, tagBitsOf } from './tag-bits.js';
+import { CTA, CTA_MAX, LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
+import { CONTACT, CREDIT, ITALIC_CAPTION_MAX, ITEM_PARTS, PITCH, PITCH_HEAD, PITCH_MAX, PROSE_CHUNK, TEASER_CONTEXT, TEASER_LINK_SHARE, TEASER_MIN_TEXT, WRAPPED_CAPTION_MAX } from './rules/paragraphs.js';
+import { FOOTER_MISFIRE_FACTOR, isHiddenReason, MISFIRE_MIN_PROSE } from './rules/reasons.js';
+import { FORM_MAX_PROSE, FORM_MAX_TEXT, FORM_MIN_FIELDS, isEntryField, LABEL_MAX_TEXT } from './rules/forms.js';
+import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, LISTED_ARTICLE_DEPTH, MENU_SHAPE, SHOWN_PRICE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
+import { AD_LABEL, COUNT_HEADING, JS_NOTICE, JS_NOTICE_MAX, LABEL_BLOCKS, LABEL_MAX, LOADING, LOADING_MAX, mayBeLoading, MEMBER_STAT, SLIDE_CONTROL } from './rules/placeholders.js';
+import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
+import { Frame, type Mark } from './frame.js';
+import { DesktopCss, STYLE_MAX } from './desktop-css.js';
+import { PART, isRailHeadingParts } from './rules/rail-heading.js';
 
 export interface ContentOptions {
   onlyMainContent: boolean;
@@ -79,424 +88,7 @@ export interface ContentResult {
   misfire?: number;
 }
 
-/**
- * schema.org types by which a page declares itself a discussion (a forum thread, a question and
- * its answers), in its microdata or its JSON-LD: there the replies are the page's content
- * however the template names them ("comment"), not readers' comments under an article.
- */
-const DISCUSSION_TYPE = /DiscussionForumPosting|QAPage/;
-/**
- * The types of a story (schema.org's Article and its news, blog and report kinds): a page that
- * declares one in its microdata or JSON-LD, or as its og:type, is an article however its markup
- * is laid out (see selectContent's landing pages).
- */
-const STORY_TYPE = /\b(?:News|Tech|Scholarly|Analysis|Opinion|Reportage)?Article\b|BlogPosting/;
-
-/** Blocks that may be dropped for being mostly links (see pruneLinkBlock). */
-const LINK_BLOCKS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'div', 'section', 'table', 'menu']);
-// A block is pruned when over half its text is link text and under this much is not: chosen on
-// the aggregate of both datasets (WCXB word F1 and Scrapinghub shingle F1), not page by page.
-const LINK_DENSITY_MAX = 0.5;
-const LINK_BLOCK_MIN_PROSE = 200;
-/** A paragraph at least this long with at least this share of link text is a teaser (see pruneTeaserParagraph). */
-const TEASER_MIN_TEXT = 30;
-/** Where a paragraph is an item's own text, not a paragraph of the flow: a list's item, a definition, a table's cell. */
-const ITEM_PARTS: ReadonlySet<string> = new Set(['li', 'td', 'th', 'dd']);
-const TEASER_LINK_SHARE = 0.8;
-/** ... and this much text outside links before it in its parent (it stands between paragraphs). */
-const TEASER_CONTEXT = 100;
-/** Text runs at least this long, with sentence punctuation and outside links, count as prose. */
-const PROSE_CHUNK = 25;
-/**
- * When one subtree dropped by the boilerplate rules holds more prose than everything kept (and
- * at least this much), the rules misfired on the page's content (a builder's "widget" wrapper,
- * say): the page is cleaned again with that subtree exempt.
- */
-const MISFIRE_MIN_PROSE = 500;
-/**
- * A site's footer holds prose of its own (how to reach customer service, what the site is, its
- * copyright), which can outweigh a short article: a subtree named a footer counts as a misfire
- * only when it holds this many times the prose kept (the page's content in a "page-footer"
- * wrapper holds far more).
- */
-const FOOTER_MISFIRE_FACTOR = 2;
-/**
- * A form with this many text-entry fields, little prose and little text is a contact, sign-up or
- * login form: its labels and hints are not content. (Some frameworks wrap the whole page in one
- * form; that one holds the page's text and stays.)
- */
-const FORM_MIN_FIELDS = 2;
-const FORM_MAX_PROSE = 200;
-const FORM_MAX_TEXT = 1000;
-const LABEL_MAX_TEXT = 200;
-/**
- * A link with at least this much text is an item title or teaser (a card in a listing, a post
- * in a feed), not navigation: it neither makes its block link-dense nor votes against it.
- */
-const LONG_LINK_TEXT = 100;
-/**
- * A series of items (see repeatedItems): at least this many siblings of one shape, this share of
- * them with an image, a heading or unlinked text, this much text each on average.
- */
-const ITEM_MIN = 3;
-const ITEM_RICH_SHARE = 0.5;
-const ITEM_MIN_TEXT = 20;
-/** A list of bare links is a series of items only this long, and this much of its text linked (see repeatedItems). */
-const LINK_LIST_MIN = 15;
-const LINK_LIST_SHARE = 0.8;
-const LINK_LIST_TEXT = 200;
-/**
- * Class words of menus: their columns and entries repeat like items (and are only seen when the
- * boilerplate rules are off, see ContentOptions.lenient, or inside a landmark).
- */
-const MENU_SHAPE = /menu|nav|dropdown/i;
-// "Loading reviews..." names what was to come; a word or two after "loading" only with the
-// ellipsis ("Loading dock" is a heading like any other).
-const LOADING = /^\s*loading(?:\s*(?:\.{1,3}|…)|(?:\s+[\p{L}_-]+){1,2}\s*(?:\.{3}|…))?\s*$/iu;
-const LOADING_MAX = 40;
-/** A cheap test first, on the first letter: most short texts are not placeholders. */
-function mayBeLoading(text: string): boolean {
-  const len = text.length;
-  for (let i = 0; i < len; i++) {
-    const c = codeAt(text, i);
-    if (c > 127) return true;
-    if (c !== 32 && (c < 9 || c > 13)) return (c | 32) === 108;
-  }
-  return false;
-}
-/**
- * The label an ad slot shows above or inside it ("Advertisement", "Anzeige", "Publicidade"): a
- * block holding only that word is the slot's, left behind when its script-filled ad is not.
- */
-const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponsored|publicidade|publicidad|publicit[ée]|pubblicit[àa]|anzeige|werbung|advertentie|reklama|реклама|iklan|광고|広告)[\s\p{P}\p{S}]*$/iu;
-/**
- * A line of a forum poster's panel: how many posts, when they joined ("Posts: 1,077", "Join Date:
- * Aug 2008", "Registered: 2024-01-27"), whether they are on line now ("Offline"), alone in its
- * block: the poster's record, not the post.
- * Only a count or a date after the name: "Registered: trademark of ..." is a sentence.
- */
-const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
-/**
- * A heading that only counts the replies below it ("6 Answers", "12 Comments"): a tally the
- * software prints over the posts, not a title of the page's text.
- */
-const COUNT_HEADING = /^\s*\d[\d,.]*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
-/**
- * A style sheet's block of rules for a range of screen widths ("@media (min-width: 1200px) {
- * .hidden-x { display: none } }"), whose rules may hide classes there: a site laid out once per
- * screen size (a site builder's variants) marks each copy with the classes that hide it elsewhere.
- */
-const MEDIA_HIDE = /@media\s*(?:(?:only\s+)?screen\s+and\s*)?\(\s*min-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)(?:\s*and\s*\(\s*max-width\s*:\s*(\d+(?:\.\d+)?)px\s*\))?\s*\{/g;
-/** A rule inside such a block that hides bare classes: ".a, .b { ... display: none". */
-const CLASS_HIDE = /(?:^|[{};])\s*((?:\.[\w-]+\s*,\s*)*\.[\w-]+)\s*\{[^{}]*?display\s*:\s*none/g;
-/**
- * A style sheet's block of rules for screens narrower than some width ("@media (max-width:
- * 991px) {"), and a selector list of classes alone (".a", ".a.b"), as MEDIA_HIDE and CLASS_HIDE.
- */
-const MEDIA_MAX = /^@media\s*(?:(?:only\s+)?screen\s+and\s*)?\(\s*max-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)$/;
-const CLASS_SELECTORS = /^(?:\.[\w-]+)+(?:\s*,\s*(?:\.[\w-]+)+)*$/;
-const CLASS_NAME = /\.([\w-]+)/g;
-const CSS_COMMENT = /\/\*[\s\S]*?\*\//g;
-const BRACE = /[{}]/g;
-const DISPLAY = /(?:^|;)\s*display\s*:\s*([\w-]+)/g;
-/** The screen width a page is read at: a desktop's. */
-const DESKTOP_WIDTH = 1280;
-/** Style sheets longer than this are not read for such rules (a site's whole framework inlined). */
-const STYLE_MAX = 1 << 20;
-/** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
-const LABEL_MAX = 64;
-/** Blocks that stand alone as a slot's label or a gallery's control (see isLabel). */
-const LABEL_BLOCKS: ReadonlySet<string> = new Set(['div', 'p', 'center', 'section', 'aside', 'figure', 'header']);
-/**
- * A paragraph that asks the reader to subscribe or follow ("Subscribe to our newsletter", "Get
- * the magazine delivered", "Follow us on Twitter", "Sign up now ...", "Be sure to sign up below",
- * "Join our mailing list") is the publisher's pitch set after or into the story, not its text.
- * Only its opening is read, and only a short paragraph qualifies: a pitch is a line or two, a
- * paragraph of the story that starts so goes on. A newsletter's sign-up may come
- * after a line of lead-in ("There's plenty more where that came from. Sign up for our newsletter").
- */
-const PITCH = /^\s*(?:click here to |please |be sure to )?(?:subscribe (?:to|for|now)\b|sign up (?:for|to|now|today|below|here)\b|join (?:our|my) (?:mailing list|newsletter|email list)\b|get\b.{0,60}?\b(?:delivered|(?:in|to) your inbox)|follow\b.{0,60}?\bon (?:twitter|facebook|instagram|youtube|linkedin|tiktok|social))|\b(?:sign up|subscribe) (?:for|to)\b.{0,50}?\bnewsletters?\b/i;
-/**
- * A paragraph that credits the story's reporters and editors ("Reporting by ...; Editing by
- * ...", "Jane Doe contributed to this report.") is its byline, set at its end. Only the
- * paragraph's opening is read (see PITCH_HEAD): a longer credit is missed, not guessed at.
- */
-const CREDIT = /^[\s(*_]*(?:(?:additional |with )?reporting by|editing by|writing by)\b|\bcontributed (?:to this (?:report|story)|reporting)\b/i;
-/**
- * A short paragraph telling how to reach or follow the author ("Jane Doe may be reached at ...",
- * "Email Jane at ... or follow her on Twitter") is the author's box without its class name. An
- * email address alone does not tell it: a page's own instructions say "email us at".
- */
-const CONTACT = /\b(?:can|may) be reached at\b|\bfollow (?:him|her|them|me)\b.{0,20}?(?:\bon (?:twitter|facebook|instagram|linkedin)\b|@\w)/i;
-/** How much of a paragraph's opening PITCH reads, and the longest pitch. */
-const PITCH_HEAD = 96;
-const PITCH_MAX = 320;
-/** The longest italic line under a picture taken for its caption (see isItalicCaption). */
-const ITALIC_CAPTION_MAX = 200;
-/** A picture's wrapper by its class words (see isWrappedCaption), and the longest caption in one. */
-const IMAGE_WRAP = /(?:^|[^a-z])(?:image|img|photo|picture|figure)(?:[-_]?(?:wrap(?:per)?|container|box|block|holder|frame))?(?![a-z])/i;
-const WRAPPED_CAPTION_MAX = 300;
-/**
- * Class words of a slider and its slides ("swiper-slide", "carousel-item", "thumbnails", the slider
- * libraries' own names): see the slides in close. Not "gallery": a gallery's wrapper also holds its
- * main picture, whose alt text is written once (see withoutRepeatedImages).
- */
-const SLIDER_CLASS = /slide|carousel|swiper|slick|flickity|owl-item|thumb/i;
-/**
- * A gallery's or slider's controls, when they are text: its counter ("Image 1 of 8", "Photo 3 / 12")
- * and its buttons built from plain elements ("Caption", "Close", "Next"), a collapsed text's
- * toggle ("Read more", "Show less") and a comment counter ("12 Comments", the button that opens
- * them), alone in a div or a paragraph and not a link. A heading, a
- * list's term or a table's cell with such a word is the text's ("Next" steps, a "close" event, a
- * column of closing prices).
- */
-const SLIDE_CONTROL = /^\s*(?:(?:image|photo|picture|slide|foto|bild)\s*\d+\s*(?:of|\/|de|von|di|sur)\s*\/?\s*\d+|(?:show |hide |toggle )?captions?|close|enlarge|expand|full ?screen|prev(?:ious)?|next|(?:read|show|see|load) (?:more|less)|\d*\s*comments?)\s*$/i;
-/**
- * Inline elements that lay out side by side as separate boxes (see ContentFilter.inlineGap).
- * Not emphasis (b, strong, i, em): it marks part of a word as often as a word ("<b>Glean</b>er").
- */
-const GAP_INLINE: ReadonlySet<string> = new Set(['span', 'font', 'a', 'small', 'time']);
-/** Inline code: its highlighted tokens sit side by side exactly as the code has them. */
-const CODE_INLINE: ReadonlySet<string> = new Set(['code', 'kbd', 'samp']);
-const LETTER = /\p{L}/u;
-/**
- * A link's whole text that only invites a click (see isCallToAction), and the longest such text.
- * Generic phrases only: what a link says about its own target ("Pricing", "Contact us") stays.
- * A skip link ("Skip to content", "Skip listing") jumps a keyboard user past a block: a control.
- */
-const CTA_MAX = 40;
-const CTA = /^\s*(?:read (?:more|the full (?:article|story|post|review)|full (?:article|story|post|review))|continue reading|learn more|find out more|see (?:more|all|details)|view (?:more|all|details)|show (?:more|all)|load more|shop (?:now|all)|buy now|apply now|discover more|explore more|more|watch (?:the )?demo|start (?:for free|(?:a |your )?free trial)|read the (?:full )?case study|skip (?:to\b.{1,30}|listing|carousel))\s*(?:[.…›»→>]+)?\s*$/i;
-
-/** A letter, of any script; ASCII without the regular expression, which runs on every text. */
-function isLetter(c: number): boolean {
-  if (c < 128) return ((c | 32) >= 97 && (c | 32) <= 122);
-  return LETTER.test(String.fromCharCode(c));
-}
-/** How far above a post's <article> its list item may sit: the item may wrap it in one layout block. */
-const LISTED_ARTICLE_DEPTH = 2;
-/** A notice that the page needs scripts: to enable or turn them on, or that they are off or required. */
-const JS_NOTICE = /\b(?:enable|enabling|turn on|activate|allow)\s+(?:your\s+)?javascript\b|\bjavascript\s+(?:is\s+|must\s+be\s+)?(?:required|disabled|enabled|turned off|switched off)\b|\brequires?\s+javascript\b/i;
-/** Longest <noscript> text taken for such a notice; one with more holds a page of its own. */
-const JS_NOTICE_MAX = 200;
-/**
- * A card's title names a thing in a few words ("Roc Loc 5 LED Light"); a word or two beside a
- * picture's link is its button ("Start course", "Shop") or a label.
- */
-const CARD_TITLE_MIN_WORDS = 3;
-/**
- * A line of an item that is only a link or two (a book's author, a post's date, its tags, a
- * rating's count) is at most this long; a longer one is a list of links of its own.
- */
-const ITEM_LINE_MAX = 50;
-/** ... unless it is a row of tags: at least this many links, this long on average, this long in all. */
-const TAG_LIST_MIN = 3;
-const TAG_MAX = 20;
-const TAG_LIST_MAX = 300;
-/**
- * ... and one whose link opens with a verb is the item's button ("Add to cart", "Apply now",
- * "Get started", "View map"), not one of its facts.
- */
-const ITEM_ACTION = /^\s*(?:add to|apply|buy|book|get|order|shop|start|view|visit|read|see|learn|explore|discover|download|sign|join|register|subscribe|contact|request|try|watch|compare|select|choose|more|details)\b/i;
-/** Tags items are built from; paragraphs (an article's body is a run of them) are not items. */
-const ITEM_TAGS: ReadonlySet<string> = new Set(['li', 'article', 'div', 'section', 'tr', 'figure', 'dl']);
-
-/** Inline wrappers that carry nothing markdown can express; their children are kept. */
-const UNWRAP: ReadonlySet<string> = new Set(['span', 'font']);
-
-/**
- * Block-level elements: whitespace right after their tags is not rendered by browsers, and the
- * converter would otherwise keep it as stray leading spaces.
- */
-const BLOCK: ReadonlySet<string> = new Set([
-  'html', 'body', 'main', 'article', 'section', 'header', 'footer', 'aside', 'nav', 'div', 'p', 'blockquote',
-  'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'hr', 'br', 'figure', 'figcaption', 'form', 'fieldset',
-  'details', 'summary', 'address', 'center', 'hgroup', 'colgroup', 'col',
-]);
-
-const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
-
-/** Blocks that hold a collapsible section's text (see ContentFilter.open). */
-const HIDDEN_SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'p', 'ul', 'ol', 'dl', 'table']);
-
-/**
- * A carousel's slide as slider libraries name it ("slide", "swiper-slide", "slick-slide",
- * "splide__slide"), and the copies of slides they clone to loop the carousel round.
- */
-const SLIDE_CLASS = /(?:^|[\s_-])slide(?:$|\s)/;
-const CLONED_SLIDE = /clone|duplicate/;
-
-/** Whether an element is one of a carousel's own slides (not a clone of one): see ContentFilter.open. */
-function isCarouselSlide(attrs: AttrSource): boolean {
-  const cls = attrs.get('class');
-  return cls !== undefined && SLIDE_CLASS.test(cls) && !CLONED_SLIDE.test(cls);
-}
-
-/** Whether a boilerplate reason is that the element is hidden (an attribute, ARIA or a style), not what it is. */
-function isHiddenReason(why: string | undefined): boolean {
-  return why === 'hidden' || why === 'aria-hidden' || why === 'hidden-style';
-}
-
-function isHeadingTag(name: string): boolean {
-  return name === 'h1' || HEADINGS.has(name);
-}
-
-// Which of the sets above a tag belongs to, as bits looked up once per element: the sets are
-// consulted a dozen times for each of a page's elements.
-const IS_BLOCK = 1;
-const IS_VOID = 2;
-const IS_GAP_INLINE = 4;
-const IS_CODE_INLINE = 8;
-const IS_NON_CONTENT = 16;
-const IS_UNWRAP = 32;
-const IS_SUBHEADING = 64;
-const IS_LINK_BLOCK = 128;
-const tagBits = new Map<string, number>();
-
-function tagBitsOf(name: string): number {
-  let bits = tagBits.get(name);
-  if (bits === undefined) {
-    bits =
-      (BLOCK.has(name) ? IS_BLOCK : 0) |
-      (VOID_ELEMENTS.has(name) ? IS_VOID : 0) |
-      (GAP_INLINE.has(name) ? IS_GAP_INLINE : 0) |
-      (CODE_INLINE.has(name) ? IS_CODE_INLINE : 0) |
-      (NON_CONTENT_TAGS.has(name) ? IS_NON_CONTENT : 0) |
-      (UNWRAP.has(name) ? IS_UNWRAP : 0) |
-      (HEADINGS.has(name) ? IS_SUBHEADING : 0) |
-      (LINK_BLOCKS.has(name) ? IS_LINK_BLOCK : 0);
-    // Custom elements have names of their own; the table stays bounded on hostile pages.
-    if (tagBits.size < 1024) tagBits.set(name, bits);
-  }
-  return bits;
-}
-
 const SCRIPT_URL = /^[\s\p{Cc}]*(?:javascript|vbscript):/iu;
-
-function isHtmlSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
-}
-
-/** A position in the output, with the counters to restore when it is cut back to. */
-interface Mark {
-  startChunk: number;
-  startText: number;
-  startLink: number;
-  startH1: number;
-  /** Block nodes and landmark candidates recorded before it. */
-  startNode: number;
-  startCandidate: number;
-  startDoomedText: number;
-  startDoomedLink: number;
-  md: MdMark;
-}
-
-/** Per-open-element state; restored when the element closes. Frames are reused by depth. */
-class Frame {
-  name = '';
-  /** The tag's bits (see tagBitsOf). */
-  bits = 0;
-  emitted = false;
-  candidate: Candidate | undefined = undefined;
-  langSet = false;
-  prevLang: string | undefined = undefined;
-  navLike = false;
-  landmark = false;
-  /** An <article> landmark. */
-  article = false;
-  link = false;
-  /** An `<a>` outside dropped non-content, emitted or not. */
-  anchor = false;
-  /** For a link: the first block node opened inside it, and its enclosing block's link text then. */
-  linkNodeStart = 0;
-  linkOuterNode = -1;
-  linkOuterAtOpen = 0;
-  /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
-  rail = false;
-  /** A link hidden from screen readers (see open). */
-  hiddenLink = false;
-  /** A <noscript> being read (see ContentOptions.lenient and noscript). */
-  noscript = false;
-  /** A block whose class names a caption or credit (see isCaptionName): dropped when it closes without an image. */
-  caption = false;
-  /** A span right after a picture (see isImageCaption), and how many pictures had been kept when it (or a link) opened. */
-  spanCaption = false;
-  startImages = 0;
-  /** A list's item or a block named a slider's part (see SLIDER_CLASS): a slide when it holds only pictures. */
-  slide = false;
-  /** An em or i (see emText); a block that opens right after a picture, and the italic text kept when it opened (see isItalicCaption). */
-  em = false;
-  afterImage = false;
-  /** A block whose class names a picture's wrapper (see IMAGE_WRAP). */
-  imageWrap = false;
-  /** The block the picture right before it sits in (see isWrappedCaption). */
-  imageBlock = -1;
-  startEm = 0;
-  /** Links opened before it (see isTagList). */
-  startLinks = 0;
-  /** The markdown writer's state when this element opened, to restore if it is removed. */
-  readonly md: MdMark = {
-    sep: 0,
-    sepPrefix: '',
-    space: false,
-    lineStart: true,
-    fresh: 0,
-    flushed: 0,
-    cells: 0,
-    rows: 0,
-    rowOpen: false,
-    heading: '',
-  };
-  startChunk = 0;
-  startText = 0;
-  startLink = 0;
-  startH1 = 0;
-  startProse = 0;
-  startFields = 0;
-  startDoomedText = 0;
-  startDoomedLink = 0;
-  startNode = 0;
-  startCandidate = 0;
-  node = -1;
-
-  reset(name: string, bits: number): this {
-    this.name = name;
-    this.bits = bits;
-    this.emitted = false;
-    this.candidate = undefined;
-    this.langSet = false;
-    this.prevLang = undefined;
-    this.navLike = false;
-    this.landmark = false;
-    this.article = false;
-    this.link = false;
-    this.anchor = false;
-    this.rail = false;
-    this.hiddenLink = false;
-    this.noscript = false;
-    this.caption = false;
-    this.slide = false;
-    this.spanCaption = false;
-    this.em = false;
-    this.afterImage = false;
-    this.imageWrap = false;
-    this.imageBlock = -1;
-    this.node = -1;
-    return this;
-  }
-}
-
-// Serialized closing tags, built once per tag name rather than once per element.
-const bareClose = new Map<string, string>();
-
-function closeTagFor(name: string): string {
-  let t = bareClose.get(name);
-  if (t === undefined) {
-    t = `</${name}>`;
-    if (bareClose.size < 512) bareClose.set(name, t);
-  }
-  return t;
-}
 
 export class ContentFilter {
   private readonly out: string[] = [];
@@ -520,18 +112,9 @@ export class ContentFilter {
   private discussion = false;
   /** Whether the page declared itself a story (see STORY_TYPE). */
   private story = false;
-  /** The text of the <style> being read, and the classes the page's style sheets hide at a desktop's width (see MEDIA_HIDE). */
+  /** The text of the <style> being read, and what the page's style sheets hide on a desktop. */
   private styleText: string | undefined = undefined;
-  private desktopHidden: Set<string> | undefined = undefined;
-  /**
-   * What the page's style sheets say of class selectors (".a.b" as "a.b"), for copies shown on
-   * small screens only (see noteMobileOnly): hidden at every width, shown on a small screen, and
-   * the classes of the rules that show elements at every width. The copies found, by first class.
-   */
-  private cssHidden: Set<string> | undefined = undefined;
-  private cssShownSmall: Set<string> | undefined = undefined;
-  private cssShown: string[][] = [];
-  private mobileOnly: Map<string, string[][]> | undefined = undefined;
+  private readonly css = new DesktopCss();
   /** Stack index of the subtree being dropped as boilerplate. */
   private softDrop = -1;
   private includeDepth = -1;
@@ -720,7 +303,7 @@ export class ContentFilter {
       // A hidden block right after a subheading is the section that heading opens when clicked (an
       // FAQ's answer under its question, a collapsible section under its title), whatever its class.
       if (afterHeading && isHiddenReason(why) && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
-      if (why === undefined && (this.desktopHidden !== undefined || this.mobileOnly !== undefined) && this.hiddenOnDesktop(attrs)) why = 'desktop-hidden';
+      if (why === undefined && this.css.hidesAny() && this.css.hides(attrs)) why = 'desktop-hidden';
       // A link hidden from screen readers is still on screen: a card's teaser that repeats what
       // its title link says to them. Its text is the card's; its picture is the card's other
       // picture, and its alt text a caption nobody sees.
@@ -997,7 +580,7 @@ export class ContentFilter {
       this.inJsonLd = false;
     }
     if (name === 'style' && this.styleText !== undefined) {
-      this.noteDesktopHidden(this.styleText);
+      this.css.read(this.styleText);
       this.styleText = undefined;
     }
     const frame = this.stack.pop();
@@ -1287,123 +870,6 @@ export class ContentFilter {
   }
 
   /** Whether the block being closed holds nothing but an ad slot's label, a gallery's control or a line of a poster's record (see AD_LABEL, SLIDE_CONTROL, MEMBER_STAT). */
-  /**
-   * Reads a style sheet for classes it hides at a desktop's width (see MEDIA_HIDE): the copies of
-   * a part a site lays out again for other screens, of which a desktop shows one.
-   */
-  private noteDesktopHidden(css: string): void {
-    if (css.includes('display')) this.noteMobileOnly(css);
-    if (!css.includes('@media') || !css.includes('none')) return;
-    MEDIA_HIDE.lastIndex = 0;
-    for (let m = MEDIA_HIDE.exec(css); m !== null; m = MEDIA_HIDE.exec(css)) {
-      const min = Number(m[1]);
-      const max = m[2] === undefined ? Infinity : Number(m[2]);
-      if (min > DESKTOP_WIDTH || max < DESKTOP_WIDTH) continue;
-      // The block's body, up to its closing brace.
-      const from = MEDIA_HIDE.lastIndex;
-      let depth = 1;
-      let end = from;
-      for (; end < css.length && depth > 0; end++) {
-        const c = css.charCodeAt(end);
-        if (c === 123) depth++;
-        else if (c === 125) depth--;
-      }
-      const body = css.slice(from - 1, end);
-      CLASS_HIDE.lastIndex = 0;
-      for (let r = CLASS_HIDE.exec(body); r !== null; r = CLASS_HIDE.exec(body)) {
-        this.desktopHidden ??= new Set();
-        for (const sel of r[1]!.split(',')) this.desktopHidden.add(sel.trim().slice(1));
-      }
-      MEDIA_HIDE.lastIndex = end;
-    }
-  }
-
-  /**
-   * Reads a style sheet for the copies of a part shown on small screens only (a site builder's
-   * phone layout of a section it lays out again for the desktop): a rule at the top level hides
-   * them ("display: none") and one for screens narrower than a desktop's shows them again. Not
-   * when a rule at the top level shows them after all (".tab-pane.active", ".menu.open .panel").
-   */
-  private noteMobileOnly(sheet: string): void {
-    const css = sheet.includes('/*') ? sheet.replace(CSS_COMMENT, '') : sheet;
-    // Depth of the at-rule blocks open (a @media block's rules sit at depth 1), and whether the
-    // @media block open at depth 1 is for small screens.
-    let depth = 0;
-    let small = false;
-    let start = 0;
-    BRACE.lastIndex = 0;
-    for (let b = BRACE.exec(css); b !== null; b = BRACE.exec(css)) {
-      const i = b.index;
-      if (css.charCodeAt(i) === 125) {
-        if (depth > 0) depth--;
-        start = i + 1;
-        continue;
-      }
-      let head = css.slice(start, i);
-      // A statement before it ("@import url(a.css);") is not its selector.
-      const semi = head.lastIndexOf(';');
-      head = (semi >= 0 ? head.slice(semi + 1) : head).trim();
-      start = i + 1;
-      if (head.charCodeAt(0) === 64 /* @ */ || depth > 1) {
-        if (depth === 0) {
-          const m = MEDIA_MAX.exec(head);
-          small = m !== null && Number(m[1]) < DESKTOP_WIDTH;
-        }
-        depth++;
-        continue;
-      }
-      // A rule: its declarations run to the next closing brace.
-      let end = css.indexOf('}', i + 1);
-      if (end < 0) end = css.length;
-      if (depth === 0 || small) this.noteRule(head, css.slice(i + 1, end), depth === 1);
-      start = end + 1;
-      BRACE.lastIndex = start;
-    }
-    if (this.cssHidden === undefined || this.cssShownSmall === undefined) return;
-    for (const key of this.cssShownSmall) {
-      if (!this.cssHidden.has(key)) continue;
-      const parts = key.split('.');
-      if (this.cssShown.some((shown) => parts.every((p) => shown.includes(p)))) continue;
-      this.mobileOnly ??= new Map();
-      const list = this.mobileOnly.get(parts[0]!) ?? [];
-      if (!list.some((l) => l.join('.') === key)) list.push(parts);
-      this.mobileOnly.set(parts[0]!, list);
-    }
-  }
-
-  /** Notes what one rule does to the display of its selectors' elements (see noteMobileOnly). */
-  private noteRule(selectors: string, body: string, smallScreen: boolean): void {
-    if (!body.includes('display')) return;
-    let display: string | undefined;
-    DISPLAY.lastIndex = 0;
-    for (let d = DISPLAY.exec(body); d !== null; d = DISPLAY.exec(body)) display = d[1]!.toLowerCase();
-    if (display === undefined) return;
-    const shows = display !== 'none';
-    if (!smallScreen && shows) {
-      for (const sel of selectors.split(',')) {
-        const classes = [...sel.matchAll(CLASS_NAME)].map((c) => c[1]!);
-        if (classes.length > 0) this.cssShown.push(classes);
-      }
-    } else if (smallScreen === shows && CLASS_SELECTORS.test(selectors)) {
-      const into = smallScreen ? (this.cssShownSmall ??= new Set()) : (this.cssHidden ??= new Set());
-      for (const sel of selectors.split(',')) into.add(sel.trim().slice(1));
-    }
-  }
-
-  /** Whether a class of the element is one the page's style sheets hide at a desktop's width. */
-  private hiddenOnDesktop(attrs: AttrView): boolean {
-    const cls = attrs.get('class');
-    if (cls === undefined) return false;
-    const names = cls.split(/\s+/);
-    for (const c of names) {
-      if (c === '') continue;
-      if (this.desktopHidden?.has(c)) return true;
-      const copies = this.mobileOnly?.get(c);
-      if (copies !== undefined && copies.some((parts) => parts.every((p) => names.includes(p)))) return true;
-    }
-    return false;
-  }
-
   private isLabel(frame: Frame): boolean {
     // A heading, a list's item or term and a table's cell with such a word are the text's; a
     // heading may only count the posts below it.
@@ -1876,102 +1342,3 @@ function dataLanguage(attrs: AttrSource): string | undefined {
   return codeLanguage(`language-${v}`);
 }
 
-/**
- * Class words of a picture's caption or credit (wp-caption-text, photo-credit, caption). A size
- * after the word (caption-s, caption-md) names a type style of a design system, not a caption.
- */
-const CAPTION_NAME = /(?:^|[^a-z])(?:caption|credit)s?(?![a-z0-9]|[-_](?:x*[sml]|sm|md|lg|\d)(?![a-z0-9]))/i;
-
-/** A caption's class word at the end of a camel-case name ("newsCaption", "imgCredit"). */
-const CAMEL_CAPTION = /[a-z](?:Caption|Credit)s?(?![a-z])/;
-
-function isCaptionName(cls: string | undefined): boolean {
-  return (classFacts(cls) & NAMES_CAPTION) !== 0;
-}
-
-/** Marks where an element opened inside a heading being read. */
-const PART = '\u0001';
-
-/**
- * Whether a heading introduces a rail: as a whole, or by one of its parts that the markup sets
- * apart (a title and its tagline in spans of their own, "Complete the look" over "Outfit
- * inspiration").
- */
-function isRailHeadingParts(raw: string): boolean {
-  if (!raw.includes(PART)) return isRailHeading(cleanText(raw));
-  if (isRailHeading(cleanText(raw.replaceAll(PART, '')))) return true;
-  for (const part of raw.split(PART)) {
-    const t = cleanText(part);
-    if (t !== '' && isRailHeading(t)) return true;
-  }
-  return false;
-}
-
-/** Class words of a price (price, product-price, priceBlock). */
-const PRICE_HINT = /price/i;
-
-/** Elements of a price as shops mark it up: its class names one, or it is the old price struck out or the new one inserted. */
-function isShownPrice(name: string, attrs: AttrSource): boolean {
-  if (name === 'del' || name === 'ins' || name === 's') return true;
-  const cls = attrs.get('class');
-  return cls !== undefined && PRICE_HINT.test(cls);
-}
-/** A price as a card shows it, "$829", "€ 12,99", "12,99 €" (see showsPrice), in a card's text of at most this length. */
-const SHOWN_PRICE = /[$€£¥]\s*\d|\d\s*€/;
-const SHOWN_PRICE_MAX_TEXT = 300;
-
-/**
- * Whether an element names a price: by class (`facts`, its classFacts), or where shops' markup
- * says so in other attributes (schema.org's itemprop, a test hook, an id).
- */
-function namesPrice(facts: number, attrs: AttrView): boolean {
-  if (facts & NAMES_PRICE) return true;
-  if (attrs.size === 0) return false;
-  const prop = attrs.get('itemprop');
-  if (prop !== undefined && PRICE_HINT.test(prop)) return true;
-  const test = attrs.get('data-testid');
-  if (test !== undefined && PRICE_HINT.test(test)) return true;
-  const id = attrs.get('id');
-  return id !== undefined && PRICE_HINT.test(id);
-}
-
-/** Sentence punctuation: . , ; ! ? and their full-width / ideographic forms. */
-const PUNCT = /[.,;!?\u3002\uff0c\u3001]/;
-
-/** Input types a visitor types into; option pickers (a product's size, quantity) are not counted. */
-const ENTRY_INPUTS: ReadonlySet<string> = new Set(['', 'text', 'email', 'tel', 'password', 'url']);
-
-function isEntryField(attrs: AttrSource): boolean {
-  const t = attrs.get('type');
-  return t === undefined || ENTRY_INPUTS.has(t.trim().toLowerCase());
-}
-
-// What a class list names, as bits: pages repeat a few lists on hundreds of elements, which
-// would each be matched against these patterns again.
-const NAMES_PRICE = 1;
-const NAMES_IMAGE_WRAP = 2;
-const NAMES_CAPTION = 4;
-const NAMES_SLIDER = 8;
-/** Words every code-language convention has in it (see codeLanguage). */
-const NAMES_CODE = 16;
-const factsOfList = boundedMemo(
-  (cls) =>
-    (PRICE_HINT.test(cls) ? NAMES_PRICE : 0) |
-    (IMAGE_WRAP.test(cls) ? NAMES_IMAGE_WRAP : 0) |
-    (CAPTION_NAME.test(cls) ? NAMES_CAPTION : 0) |
-    (SLIDER_CLASS.test(cls) ? NAMES_SLIDER : 0) |
-    (cls.includes('highlight') || cls.includes('lang') || cls.includes('sourceCode') ? NAMES_CODE : 0),
-);
-
-function classFacts(cls: string | undefined): number {
-  return cls === undefined ? 0 : factsOfList(cls);
-}
-
-/** A block's shape for telling series of like items: its tag and first class word, digits dropped. */
-function shapeOf(name: string, cls: string | undefined): string {
-  if (cls === undefined) return name;
-  const t = cls.trim();
-  if (t === '') return name;
-  const sp = t.search(/\s/);
-  return `${name}.${(sp < 0 ? t : t.slice(0, sp)).replace(/\d+/g, '')}`;
-}

@@ -9,7 +9,7 @@
  * ends in teasers of its own blog ("Our latest insights", "From the blog"); "Trusted by..."
  * strips are left alone, as they often open the wrapper of the offer's description.
  */
-import { COLLAPSIBLE_SPACE, codeAt } from '../html-util.js';
+import { COLLAPSIBLE_SPACE, cleanText, codeAt } from '../html-util.js';
 
 /** Rails of items like the page's own: "related", "similar", "more like this". */
 const RELATED: readonly RegExp[] = [
@@ -190,4 +190,22 @@ function withoutTrailingMarks(text: string): string {
 
 function isWhitespace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/u.test(String.fromCharCode(c)));
+}
+
+/** Marks where an element opened inside a heading being read. */
+export const PART = '\u0001';
+
+/**
+ * Whether a heading introduces a rail: as a whole, or by one of its parts that the markup sets
+ * apart (a title and its tagline in spans of their own, "Complete the look" over "Outfit
+ * inspiration").
+ */
+export function isRailHeadingParts(raw: string): boolean {
+  if (!raw.includes(PART)) return isRailHeading(cleanText(raw));
+  if (isRailHeading(cleanText(raw.replaceAll(PART, '')))) return true;
+  for (const part of raw.split(PART)) {
+    const t = cleanText(part);
+    if (t !== '' && isRailHeading(t)) return true;
+  }
+  return false;
 }
