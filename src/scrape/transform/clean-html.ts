@@ -1,230 +1,33 @@
 /**
- * The content half of the streaming pass: re-serializes the document as clean HTML while it is
- * parsed, dropping non-content and (optionally) boilerplate subtrees, resolving URLs, and
- * recording where main/article landmarks start and end in the output so the page can be
- * narrowed afterwards without a DOM.
+ * The content half of the streaming pass: writes the document's kept elements to a sink (clean
+ * HTML or markdown) while it is parsed, dropping non-content and (optionally) boilerplate
+ * subtrees by the rules (rules/, block-rules.ts, link-rules.ts), and recording the block tree
+ * and where main/article landmarks start and end in the output so the page can be narrowed to
+ * its main block afterwards without a DOM.
  */
-import {
-  type AttrSource,
-  cleanText,
-  codeAt,
-  decodeAttr,
-  escapeAttr,
-  escapeText,
-  requoteRaw,
-} from './html-util.js';
-import { imgSource, bestSrcsetCandidate } from './images.js';
-import {
-  type Candidate,
-  boilerplateReason,
-  certainBoilerplateReason,
-  candidateText,
-  chooseLandmark,
-  isScriptHidden,
-  PINNED_OVERLAY,
-  mayMisfire,
-  isNearlyEmpty,
-  landmarkKind,
-} from './main-content.js';
-import { type BlockNode, blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
+import { isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
+import { blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
+import { STYLE_MAX } from './desktop-css.js';
+import { type ContentResult, FilterState } from './filter-state.js';
+import { Frame } from './frame.js';
+import { type AttrSource, cleanText, codeAt } from './html-util.js';
+import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
+import { boilerplateReason, candidateText, certainBoilerplateReason, chooseLandmark, isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
 import { codeLanguage } from './markdown.js';
-import { isRailHeading } from './rules/rail-heading.js';
-import { type MdOpen, MarkdownWriter, countWords, withoutRepeatedImages, withoutRepeatedText } from './markdown-writer.js';
-import type { AttrView } from './stream.js';
-import { type Resolver, isHttp } from './url.js';
-import { CAMEL_CAPTION, classFacts, DISCUSSION_TYPE, isCaptionName, isCarouselSlide, isShownPrice, NAMES_CODE, NAMES_IMAGE_WRAP, NAMES_SLIDER, namesPrice, shapeOf, STORY_TYPE } from './rules/class-names.js';
-import { closeTagFor, HIDDEN_SECTION_TAGS, IS_BLOCK, IS_CODE_INLINE, IS_GAP_INLINE, IS_LINK_BLOCK, IS_NON_CONTENT, IS_SUBHEADING, IS_UNWRAP, IS_VOID, isHeadingTag, tagBitsOf } from './tag-bits.js';
-import { CTA, CTA_MAX, LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
-import { CONTACT, CREDIT, ITALIC_CAPTION_MAX, ITEM_PARTS, PITCH, PITCH_HEAD, PITCH_MAX, PROSE_CHUNK, TEASER_CONTEXT, TEASER_LINK_SHARE, TEASER_MIN_TEXT, WRAPPED_CAPTION_MAX } from './rules/paragraphs.js';
-import { FOOTER_MISFIRE_FACTOR, isHiddenReason, MISFIRE_MIN_PROSE } from './rules/reasons.js';
-import { FORM_MAX_PROSE, FORM_MAX_TEXT, FORM_MIN_FIELDS, isEntryField, LABEL_MAX_TEXT } from './rules/forms.js';
-import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, LISTED_ARTICLE_DEPTH, MENU_SHAPE, SHOWN_PRICE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
-import { AD_LABEL, COUNT_HEADING, JS_NOTICE, JS_NOTICE_MAX, LABEL_BLOCKS, LABEL_MAX, LOADING, LOADING_MAX, mayBeLoading, MEMBER_STAT, SLIDE_CONTROL } from './rules/placeholders.js';
 import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
-import { Frame, type Mark } from './frame.js';
-import { DesktopCss, STYLE_MAX } from './desktop-css.js';
-import { PART, isRailHeadingParts } from './rules/rail-heading.js';
+import { classFacts, DISCUSSION_TYPE, isCaptionName, isCarouselSlide, isShownPrice, NAMES_CODE, NAMES_IMAGE_WRAP, NAMES_SLIDER, namesPrice, shapeOf, STORY_TYPE } from './rules/class-names.js';
+import { isEntryField } from './rules/forms.js';
+import { CTA_MAX } from './rules/links.js';
+import { PITCH_HEAD, PROSE_CHUNK } from './rules/paragraphs.js';
+import { JS_NOTICE, JS_NOTICE_MAX, LABEL_MAX, LOADING, LOADING_MAX, mayBeLoading } from './rules/placeholders.js';
+import { isRailHeadingParts, PART } from './rules/rail-heading.js';
+import { FOOTER_MISFIRE_FACTOR, isHiddenReason, MISFIRE_MIN_PROSE } from './rules/reasons.js';
+import type { AttrView } from './stream.js';
+import { HIDDEN_SECTION_TAGS, IS_BLOCK, IS_CODE_INLINE, IS_GAP_INLINE, IS_NON_CONTENT, IS_SUBHEADING, IS_UNWRAP, IS_VOID, isHeadingTag, tagBitsOf } from './tag-bits.js';
 
-export interface ContentOptions {
-  onlyMainContent: boolean;
-  /**
-   * 'markdown' writes markdown as the page streams past; 'html' writes cleaned HTML that keeps
-   * every attribute except event handlers, for the `html` format.
-   */
-  output: 'markdown' | 'html';
-  /** Start offsets of elements matched by includeTags; when set, only those subtrees are kept. */
-  includeStarts?: ReadonlySet<number>;
-  /** Start offsets of elements matched by excludeTags. */
-  excludeStarts?: ReadonlySet<number>;
-  /**
-   * Main-content mode without the tag/class boilerplate rules: for pages where those rules
-   * removed nearly everything (content inside a mis-nested header, say), so only link pruning
-   * and content scoring decide. `<noscript>` is read too: some sites serve their content only there.
-   */
-  lenient?: boolean;
-  /**
-   * Main-content mode that reads `<noscript>` with the rules on: for pages whose content is only
-   * there (a forum's view for crawlers), tried before turning the rules off (see lenient).
-   */
-  noscript?: boolean;
-  /** Start offsets of elements the boilerplate rules must not drop (see ContentResult.misfire). */
-  keepStarts?: ReadonlySet<number>;
-}
+export type { ContentOptions, ContentResult } from './filter-state.js';
 
-export interface ContentResult {
-  /** The kept content, as markdown or HTML (see ContentOptions.output). */
-  content: string;
-  /** Length of the text kept in `html`. */
-  keptText: number;
-  /** Length of the text the page would keep without boilerplate removal. */
-  baseText: number;
-  /** Main-content cleaning left almost nothing of a page that has text. */
-  nearlyEmpty: boolean;
-  /**
-   * Start offset of a subtree the boilerplate rules dropped although it holds more prose than
-   * everything kept: the rules misfired on the page's content (a page builder's "widget"
-   * wrapper, say), and the page should be cleaned again with that subtree exempt.
-   */
-  misfire?: number;
-}
-
-const SCRIPT_URL = /^[\s\p{Cc}]*(?:javascript|vbscript):/iu;
-
-export class ContentFilter {
-  private readonly out: string[] = [];
-  private readonly stack: Frame[] = [];
-  private readonly pool: Frame[] = [];
-  private readonly candidates: Candidate[] = [];
-  private landmarkSeq = 0;
-  private readonly onlyMain: boolean;
-  private readonly lenient: boolean;
-  private readonly readNoscript: boolean;
-  /** Writes markdown instead of HTML (see ContentOptions.output). */
-  private readonly md: MarkdownWriter | undefined;
-  private readonly includeStarts: ReadonlySet<number> | undefined;
-  private readonly excludeStarts: ReadonlySet<number> | undefined;
-  /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
-  private hardDrop = -1;
-  /** Inside a <style> or <script> (raw text; they never nest). */
-  private inStyleOrScript = false;
-  /** Inside a JSON-LD <script>, and whether the page declared itself a discussion (see DISCUSSION_TYPE). */
-  private inJsonLd = false;
-  private discussion = false;
-  /** Whether the page declared itself a story (see STORY_TYPE). */
-  private story = false;
-  /** The text of the <style> being read, and what the page's style sheets hide on a desktop. */
-  private styleText: string | undefined = undefined;
-  private readonly css = new DesktopCss();
-  /** Stack index of the subtree being dropped as boilerplate. */
-  private softDrop = -1;
-  private includeDepth = -1;
-  private landmarks = 0;
-  /** Open <article> landmarks (see boilerplateReason). */
-  private articles = 0;
-  /** The subtree being dropped is only hidden from screen readers (see open's img). */
-  private softDropDecorative = false;
-  /** The subtree being dropped is named a footer (see FOOTER_MISFIRE_FACTOR). */
-  private softDropFooter = false;
-  /** The subtree being dropped is only hidden until scripts run (see isScriptHidden), and whether the page's <h1> opened in it. */
-  private softDropScriptHidden = false;
-  private softDropH1 = false;
-  /** The subtree being dropped is a layer pinned over the viewport (see isPinnedOverlay), and the first such layer that held an <h1>. */
-  private softDropOverlay = false;
-  private overlayH1Start = -1;
-  private navLike = 0;
-  private lang: string | undefined = undefined;
-  private inPre = 0;
-  private keptText = 0;
-  private linkText = 0;
-  private inLink = 0;
-  private baseText = 0;
-  private droppingNoscript = false;
-  /** Open `<a>` elements, kept or dropped as boilerplate. */
-  private anchors = 0;
-  /** The text of the outermost open link, up to CTA_MAX and a chunk. */
-  private linkWords = '';
-  /** Open links hidden from screen readers and kept (see open). */
-  private hiddenLinks = 0;
-  /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
-  private keptProse = 0;
-  /** Text-entry fields seen (see FORM_MIN_FIELDS). */
-  private fields = 0;
-  private droppedProse = 0;
-  /** Ids of the panels disclosure buttons open (see open). */
-  private readonly disclosed = new Set<string>();
-  /** Depth of the h2-h6 that closed last, until the next tag opens or closes (see open). */
-  private headingClosed = -1;
-  /** Text and link text of marked cards (see pruneLinkBlock), left out of their ancestors' density. */
-  private doomedText = 0;
-  private doomedLink = 0;
-  private maxDroppedProse = 0;
-  private softDropStart = -1;
-  private maxDroppedStart = -1;
-  /** The same for a subtree hidden until scripts run: a misfire only on a page left (nearly) empty (see finish). */
-  private maxHiddenProse = 0;
-  private maxHiddenStart = -1;
-  private readonly keepStarts: ReadonlySet<number> | undefined;
-  private h1Kept = 0;
-  private h1Capture = -1;
-  private h1Buf = '';
-  /** The h2-h6 being read (its depth, text and where its text starts), for rail headings. */
-  private headCapture = -1;
-  private headBuf = '';
-  private headStartText = 0;
-  /** The paragraph being read (its depth) and the opening of its kept text (see PITCH). */
-  private paraDepth = -1;
-  /** Pictures kept so far, and the kept text when the last one came (see isImageCaption). */
-  private images = 0;
-  /** The target of the last link opened, and of the last link that held a picture (see pruneLinkBlock). */
-  private linkHref: string | undefined;
-  /** The last link opened is styled or marked as a button (see isItemLine). */
-  private linkButton = false;
-  /** Links opened so far, to count a block's links (see isTagList). */
-  private linksOpened = 0;
-  private pictureHref: string | undefined;
-  /** Open em and i elements, and the text kept inside them (see isItalicCaption). */
-  private inEm = 0;
-  private emText = 0;
-  private imageText = -1;
-  private imageBlock = -1;
-  private paraHead = '';
-  private firstH1: string | undefined = undefined;
-  private atBlockStart = true;
-  /** A paragraph that names a rail, and where the output stood when it closed (see pruneTeaserParagraph). */
-  private railLabel: (Mark & { endChunk: number; endText: number }) | undefined = undefined;
-  /**
-   * The text kept since the last block boundary that text followed, while it is at most
-   * LABEL_MAX long: a short block's own text when it closes (see isLabel), less than its text
-   * when it held blocks with text. A boundary only marks the tail stale, so blocks without text
-   * (an ad slot's empty box under its label) leave the text before them in place.
-   */
-  private tail = '';
-  private tailStale = false;
-  /**
-   * Inline elements side by side with no space between them in the source
-   * ("<span>Drama</span><span>Thriller</span>"): 1 after an inline element closed, 2 once the
-   * next one opened; and whether the text written last ended in a letter.
-   */
-  private inlineGap = 0;
-  private lastWord = false;
-  private inCode = 0;
-  /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
-  private readonly nodes: BlockNode[] = [];
-  private blockTop = -1;
-
-  constructor(
-    opts: ContentOptions,
-    private readonly resolve: Resolver,
-  ) {
-    this.onlyMain = opts.onlyMainContent;
-    this.lenient = opts.lenient === true;
-    this.readNoscript = this.lenient || opts.noscript === true;
-    this.md = opts.output === 'markdown' ? new MarkdownWriter(this.out) : undefined;
-    this.includeStarts = opts.includeStarts;
-    this.keepStarts = opts.keepStarts;
-    this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
-  }
-
+export class ContentFilter extends FilterState {
   open(name: string, attrs: AttrView, start: number): void {
     if (name === 'style' || name === 'script') {
       this.inStyleOrScript = true;
@@ -382,7 +185,7 @@ export class ContentFilter {
       // A price tells a product's buy box from other blocks around a title (see content-score's pick).
       if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(facts, attrs)) this.nodes[this.blockTop]!.priced = true;
       // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
-      if (this.md !== undefined && bits & IS_UNWRAP && !this.isImageCaption(name, cls)) return;
+      if (this.sink.markdown && bits & IS_UNWRAP && !isImageCaption(this, name, cls)) return;
     }
 
     frame.emitted = true;
@@ -407,7 +210,7 @@ export class ContentFilter {
       frame.afterImage = true;
       frame.imageBlock = this.imageBlock;
     }
-    if ((name === 'span' && this.isImageCaption(name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
+    if ((name === 'span' && isImageCaption(this, name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
       frame.spanCaption = true;
       frame.startImages = this.images;
     }
@@ -491,11 +294,9 @@ export class ContentFilter {
       this.headBuf = '';
       this.headStartText = this.keptText;
     }
-    if (this.md !== undefined) {
-      // Blocks, labels and links may be cut back to (see truncateTo).
-      if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption || frame.noscript) this.md.mark(frame.md);
-      this.md.open(name, this.mdInfo(name, attrs, frame));
-    } else this.out.push(this.fullOpenTag(name, attrs, frame));
+    // Blocks, labels and links may be cut back to (see truncateTo).
+    if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption || frame.noscript) this.sink.mark(frame.md);
+    this.sink.open(name, attrs, name === 'pre' || name === 'code' ? this.codeClass(name, attrs, frame) : undefined);
   }
 
   text(data: string): void {
@@ -535,13 +336,12 @@ export class ContentFilter {
         // Whitespace between elements carries no content: it is not counted, and right after a
         // block boundary it is not rendered either.
         if (!this.atBlockStart) {
-          if (this.md !== undefined) this.md.text(data);
-          else this.out.push(data);
+          this.sink.text(data);
         }
         return;
       }
       // (The markdown writer handles leading whitespace itself.)
-      if (i > 0 && this.atBlockStart && this.md === undefined) data = data.slice(i);
+      if (i > 0 && this.atBlockStart && !this.sink.markdown) data = data.slice(i);
       // Such elements are laid out apart (flex items, inline blocks): "Drama" and "Thriller" are
       // two words, not "DramaThriller". Only letters meeting letters: numbers beside their units
       // ("12<span>px</span>") are left as the markup has them.
@@ -570,8 +370,7 @@ export class ContentFilter {
       if (node.punct === 0) node.punct = punct >= 0 ? punct : PUNCT.test(data) ? 1 : 0;
     }
     this.atBlockStart = false;
-    if (this.md !== undefined) this.md.text(data);
-    else this.out.push(data);
+    this.sink.text(data);
   }
 
   close(name: string): void {
@@ -588,21 +387,17 @@ export class ContentFilter {
     const bits = frame.bits;
     this.headingClosed = bits & IS_SUBHEADING ? this.stack.length : -1;
     if (bits & IS_CODE_INLINE) this.inCode--;
-    this.inlineGap = bits & IS_GAP_INLINE && this.md !== undefined && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
+    this.inlineGap = bits & IS_GAP_INLINE && this.sink.markdown && this.inPre === 0 && this.inCode === 0 ? 1 : 0;
     const depth = this.stack.length;
     if (frame.emitted) {
-      if (this.md !== undefined) this.md.close();
-      else if (frame.link && this.isEmptyLink(frame)) {
-        // A link with nothing to show (an icon font, a share button) renders as nothing.
-        this.out[frame.startChunk] = '';
-      } else if (!(bits & IS_VOID)) this.out.push(closeTagFor(name));
+      this.sink.close(name, frame, this.keptText - frame.startText);
       if (bits & IS_BLOCK) this.atBlockStart = true;
     }
     if (frame.em) this.inEm--;
     if (frame.link) {
       this.inLink--;
       if (this.images > frame.startImages) this.pictureHref = this.linkHref;
-      this.longLinkAsText(frame);
+      longLinkAsText(this, frame);
     }
     if (frame.landmark) this.landmarks--;
     if (frame.noscript) {
@@ -621,11 +416,11 @@ export class ContentFilter {
       node.all = this.keptText - frame.startText;
       node.allLinks = this.linkText - frame.startLink;
       if (name === 'h1' || bits & IS_SUBHEADING) node.rich++;
-      if (node.last >= 0) this.repeatedItems(frame.node);
+      if (node.last >= 0) repeatedItems(this, frame.node);
       // A list's item or a slider's block that holds nothing but pictures is a gallery's slide (a
       // product's photos, a slider's frames): its alt text describes a photo the page shows, not
       // the page's text, also when the photo links to a larger copy of itself.
-      if (frame.slide && node.all === 0 && this.images > frame.startImages) this.md?.blankAlts(frame.startChunk, this.out.length);
+      if (frame.slide && node.all === 0 && this.images > frame.startImages) this.sink.blankAlts(frame.startChunk, this.out.length);
       this.blockTop = node.parent;
     }
     if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.rail && this.h1Kept === frame.startH1 && depth !== this.includeDepth) {
@@ -634,20 +429,20 @@ export class ContentFilter {
       frame.candidate = undefined;
     } else if (frame.emitted && this.onlyMain && this.inPre === 0 && frame.candidate === undefined && depth !== this.includeDepth) {
       if (
-        ((name === 'figcaption' || frame.caption) && this.isCaption(frame)) ||
+        ((name === 'figcaption' || frame.caption) && isCaption(this, frame)) ||
         (frame.spanCaption && this.images === frame.startImages) ||
-        (frame.afterImage && (this.isItalicCaption(frame) || this.isWrappedCaption(frame)))
+        (frame.afterImage && (isItalicCaption(this, frame) || isWrappedCaption(this, frame)))
       ) {
-        this.md?.blankCaptionAlt(frame.startChunk);
+        this.sink.blankCaptionAlt(frame.startChunk);
         this.truncateTo(frame);
       } else if (
-        (name === 'form' && this.isEntryForm(frame)) ||
-        (name === 'label' && this.isControlLabel(frame)) ||
-        (frame.link && this.inLink === 0 && this.isCallToAction(frame)) ||
-        (frame.node >= 0 && this.isLabel(frame))
+        (name === 'form' && isEntryForm(this, frame)) ||
+        (name === 'label' && isControlLabel(this, frame)) ||
+        (frame.link && this.inLink === 0 && isCallToAction(this, frame)) ||
+        (frame.node >= 0 && isLabel(this, frame))
       ) {
         this.truncateTo(frame);
-      } else this.pruneLinkBlock(frame);
+      } else pruneLinkBlock(this, frame);
     }
     if (frame.node >= 0 && frame.node < this.nodes.length && this.blockTop >= 0) {
       const node = this.nodes[frame.node]!;
@@ -761,19 +556,17 @@ export class ContentFilter {
       }
       if (ranges !== undefined) {
         // Links and emphasis cut in two by the selection lose their other half too.
-        this.md?.dropUnpaired(ranges);
+        this.sink.dropUnpaired(ranges);
         chunks = ranges.length === 1 ? this.out.slice(ranges[0]![0], ranges[0]![1]) : ranges.flatMap(([s, e]) => this.out.slice(s, e));
       }
     }
     let content = chunks.join('');
-    if (rootName !== undefined) content = this.md !== undefined ? standaloneMarkdown(content, rootName) : standalone(content, rootName);
-    // Templates render some text twice (a slider's cloned slides, a tab and its accordion twin),
-    // and galleries a picture twice (its thumbnail strip): the markdown says it once. (The html
-    // format keeps the page's own markup as it is.)
-    if (this.onlyMain && this.md !== undefined) content = withoutRepeatedImages(withoutRepeatedText(content));
+    if (rootName !== undefined) content = this.sink.standalone(content, rootName);
+    // Templates render some text twice (a slider's cloned slides, a gallery's thumbnails).
+    if (this.onlyMain) content = this.sink.tidy(content);
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
-      content = this.md !== undefined ? MarkdownWriter.title(this.firstH1) + content : `<h1>${escapeText(this.firstH1)}</h1>\n${content}`;
+      content = this.sink.title(this.firstH1) + content;
       keptText += this.firstH1.length;
     }
     const nearlyEmpty = this.onlyMain && !this.lenient && isNearlyEmpty(keptText, this.baseText);
@@ -789,402 +582,6 @@ export class ContentFilter {
     // is the page itself laid out in one fixed viewport (an app's shell), not a modal over it.
     else if (this.onlyMain && this.overlayH1Start >= 0 && this.h1Kept === 0) misfire = this.overlayH1Start;
     return { content, keptText, baseText: this.baseText, nearlyEmpty, misfire };
-  }
-
-  /**
-   * A label captions a form control (a filter's option, a field's name), and controls are not
-   * kept; a long one is a clickable card built as a label, and stays.
-   */
-  private isControlLabel(frame: Frame): boolean {
-    return this.keptText - frame.startText < LABEL_MAX_TEXT;
-  }
-
-  /**
-   * A link that only invites a click ("Read more", "Shop now", "View all") and opens its block,
-   * or sits in an item's block rather than a paragraph: a card's or a section's button, not words
-   * of the text (a "more" inside a sentence stays).
-   */
-  private isCallToAction(frame: Frame): boolean {
-    if (this.linkWords.length > CTA_MAX || !CTA.test(this.linkWords)) return false;
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const f = this.stack[i]!;
-      if (f.node >= 0) return f.startText === frame.startText || ITEM_TAGS.has(f.name);
-    }
-    return false;
-  }
-
-  /**
-   * A caption describes a picture (and credits its photographer); the picture's alt text stays,
-   * the caption is not the page's text. One that holds an image is a layout wrapper, and stays.
-   */
-  private isCaption(frame: Frame): boolean {
-    return frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
-  }
-
-  /**
-   * A span whose class names a caption or credit, opening right after a picture with no text
-   * between them and outside a link, is the picture's caption set inline ("<img><span
-   * class="newsCaption">Protesters in the square (Image: AP)</span>"). In a link it is a card's
-   * title, and elsewhere a span so named is often a type style (a listing's "caption" line): both
-   * stay. Any span after a picture would take a card's unnamed title with it.
-   */
-  private isImageCaption(name: string, cls: string | undefined): boolean {
-    return name === 'span' && this.onlyMain && this.inLink === 0 && this.keptText === this.imageText && cls !== undefined && (isCaptionName(cls) || CAMEL_CAPTION.test(cls));
-  }
-
-  /**
-   * A cite in a figure credits the picture's photographer or agency ("Sakib Ali/Getty Images"),
-   * as a caption does; a quotation's source is cited in a blockquote, not a figure.
-   */
-  private inFigure(): boolean {
-    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.name === 'figure') return true;
-    return false;
-  }
-
-  /**
-   * A short line set in italics right under a picture, with no text between them, is its caption
-   * ("<img><br><em>The best new character in 2019.</em>"), written by hand in an editor that has
-   * no caption field. A picture in it makes it a layout wrapper, and text outside the italics
-   * makes it the story's paragraph.
-   */
-  private isItalicCaption(frame: Frame): boolean {
-    const text = this.keptText - frame.startText;
-    return text > 0 && text <= ITALIC_CAPTION_MAX && this.emText - frame.startEm === text && frame.node >= 0 && this.nodes[frame.node]!.rich === 0;
-  }
-
-  /**
-   * A paragraph right under a picture, beside it in a wrapper named for the picture ("<div
-   * class="image top"><img><p>Astronauts at work...</p></div>"), is its caption: the story's
-   * paragraphs are not set inside a picture's box. The picture must sit in that wrapper itself: a
-   * section named for its hero image holds the page's text after the image.
-   */
-  private isWrappedCaption(frame: Frame): boolean {
-    if (frame.name !== 'p') return false;
-    const text = this.keptText - frame.startText;
-    if (text <= 0 || text > WRAPPED_CAPTION_MAX || frame.node < 0 || this.nodes[frame.node]!.rich > 0) return false;
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const f = this.stack[i]!;
-      if (f.node >= 0) return f.imageWrap && f.node === frame.imageBlock;
-    }
-    return false;
-  }
-
-  /** Whether the block being closed holds nothing but an ad slot's label, a gallery's control or a line of a poster's record (see AD_LABEL, SLIDE_CONTROL, MEMBER_STAT). */
-  private isLabel(frame: Frame): boolean {
-    // A heading, a list's item or term and a table's cell with such a word are the text's; a
-    // heading may only count the posts below it.
-    const heading = (frame.bits & IS_SUBHEADING) !== 0;
-    if (!heading && !LABEL_BLOCKS.has(frame.name)) return false;
-    const text = this.keptText - frame.startText;
-    // (The tail is emptied when a block opens or closes: it then holds less than the block's text.)
-    if (text <= 0 || text > LABEL_MAX || this.tail.length < text) return false;
-    const t = this.tail.slice(-text);
-    if (heading) return COUNT_HEADING.test(t);
-    return AD_LABEL.test(t) || ((frame.name === 'div' || frame.name === 'p') && this.linkText === frame.startLink && (SLIDE_CONTROL.test(t) || MEMBER_STAT.test(t)));
-  }
-
-  private isEntryForm(frame: Frame): boolean {
-    return (
-      this.fields - frame.startFields >= FORM_MIN_FIELDS &&
-      this.keptProse - frame.startProse < FORM_MAX_PROSE &&
-      this.keptText - frame.startText < FORM_MAX_TEXT
-    );
-  }
-
-  /** Whether the link being closed holds no text and no image. */
-  private isEmptyLink(frame: Frame): boolean {
-    if (this.keptText - frame.startText > 32) return false;
-    for (let i = frame.startChunk + 1; i < this.out.length; i++) {
-      const c = this.out[i]!;
-      if (c.charCodeAt(0) === 60) {
-        if (c.startsWith('<img')) return false;
-      } else if (c.trim() !== '') return false;
-    }
-    return true;
-  }
-
-  /** Moves a just-closed long link's text from link text to card text (see LONG_LINK_TEXT). */
-  private longLinkAsText(frame: Frame): void {
-    const text = this.linkText - frame.startLink;
-    if (text < LONG_LINK_TEXT) return;
-    this.linkText -= text;
-    for (let i = frame.linkNodeStart; i < this.nodes.length; i++) {
-      const n = this.nodes[i]!;
-      n.card += n.link;
-      n.link = 0;
-    }
-    if (frame.linkOuterNode >= 0 && frame.linkOuterNode < this.nodes.length) {
-      const n = this.nodes[frame.linkOuterNode]!;
-      const d = n.link - frame.linkOuterAtOpen;
-      n.card += d;
-      n.link -= d;
-    }
-  }
-
-  /**
-   * Drops a just-closed block that is mostly link text with little else (menus, tag clouds,
-   * "related" rails without telling class names). Its serialization is the tail of the output,
-   * so removing it after the fact is a truncation.
-   */
-  /**
-   * A paragraph of the text flow that is (nearly) all link text is a teaser for another page
-   * between the paragraphs ("READ MORE: ...", a related story's headline, a row of such links),
-   * not the text. In a list item, a cell or a card (no prose before it in its parent) it may be
-   * an item's title or teaser, which the scoring weighs.
-   */
-  private pruneTeaserParagraph(frame: Frame): void {
-    const text = this.keptText - frame.startText;
-    if (text < TEASER_MIN_TEXT) return;
-    const parent = this.emittedParent();
-    if (parent === undefined || ITEM_PARTS.has(parent.name)) return;
-    // Between paragraphs: the text before it in its parent is prose, not a card's linked title.
-    if (frame.startText - parent.startText - (frame.startLink - parent.startLink) < TEASER_CONTEXT) return;
-    if ((this.linkText - frame.startLink) / text < TEASER_LINK_SHARE) return;
-    // A paragraph of its own right before it that names a rail ("You may also like", "Don't
-    // miss") is the teasers' label and goes with them.
-    const label = this.railLabel;
-    this.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
-  }
-
-  /** Whether the paragraph being closed is a subscription or follow pitch, a reporting credit or the author's contact line (see PITCH, CREDIT, CONTACT). */
-  private isPitch(frame: Frame): boolean {
-    const text = this.keptText - frame.startText;
-    if (text <= 0 || text > PITCH_MAX || this.paraDepth < 0) return false;
-    const parent = this.emittedParent();
-    if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
-    return PITCH.test(this.paraHead) || CREDIT.test(this.paraHead) || CONTACT.test(this.paraHead);
-  }
-
-  /**
-   * Whether the innermost open <article> is one entry of a list (a feed's post cards, each an
-   * <article> in an <li>, perhaps inside a layout wrapper): its <footer> is the entry's author
-   * and date line, not a page's or a story's footer.
-   */
-  private inListedArticle(): boolean {
-    for (let i = this.stack.length - 1; i > 0; i--) {
-      if (!this.stack[i]!.article) continue;
-      for (let j = i - 1; j >= 0 && j >= i - LISTED_ARTICLE_DEPTH; j--) if (this.stack[j]!.name === 'li') return true;
-      return false;
-    }
-    return false;
-  }
-
-  /** The innermost written element around a block that has just left the stack. */
-  private emittedParent(): Frame | undefined {
-    for (let i = this.stack.length - 1; i >= 0; i--) if (this.stack[i]!.emitted) return this.stack[i];
-    return undefined;
-  }
-
-  /** Remembers a just-closed paragraph that names a rail (see pruneTeaserParagraph). */
-  private noteRailLabel(frame: Frame): void {
-    const text = this.keptText - frame.startText;
-    if (text <= 0 || text > LABEL_MAX || this.tail.length < text || this.linkText !== frame.startLink || !isRailHeading(cleanText(this.tail.slice(-text)))) return;
-    this.railLabel = {
-      startChunk: frame.startChunk,
-      startText: frame.startText,
-      startLink: frame.startLink,
-      startH1: frame.startH1,
-      startNode: frame.startNode,
-      startCandidate: frame.startCandidate,
-      startDoomedText: frame.startDoomedText,
-      startDoomedLink: frame.startDoomedLink,
-      md: { ...frame.md },
-      endChunk: this.out.length,
-      endText: this.keptText,
-    };
-  }
-
-  private pruneLinkBlock(frame: Frame): void {
-    // A block inside a link is all link text; the link is judged when the block around it closes.
-    if (this.inLink > 0) return;
-    if (frame.name === 'p') {
-      if (this.isPitch(frame)) return this.truncateTo(frame);
-      this.pruneTeaserParagraph(frame);
-      return this.noteRailLabel(frame);
-    }
-    if (!(frame.bits & IS_LINK_BLOCK)) return;
-    const text = this.keptText - frame.startText - (this.doomedText - frame.startDoomedText);
-    if (text <= 0) return;
-    const links = this.linkText - frame.startLink - (this.doomedLink - frame.startDoomedLink);
-    if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
-    const node = frame.node >= 0 ? this.nodes[frame.node] : undefined;
-    if (node !== undefined) {
-      // A grid or list of items may be the page's content however linked its items are; the
-      // scoring decides (it is marked, and its links stop counting against its ancestors).
-      if (node.items > 0) {
-        node.linky = true;
-        this.doomedLink += links;
-        return;
-      }
-      // A card (a linked title over an image, a heading) may be one item of such a grid, which
-      // only its parent can tell: it is left in place, marked, and left out later unless its
-      // parent turns out to hold a series of them. A linked title with a price is a card too,
-      // though its picture sits beside it (a chart's entry): menus name no prices, by class or
-      // in their text. So is a block that only links where the picture before it links (see
-      // namesPicturedTarget), and a short line of links under an item's title (see isItemLine).
-      if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && this.namesPicturedTarget()) || (links < text && this.showsPrice(frame, text)) || (this.landmarks > 0 && this.isLinkList(frame.node)) || (links === text && this.isItemLine(frame, text, node.parent)))) {
-        node.doomed = true;
-        if (links === text && this.namesPicturedTarget()) node.title = true;
-        this.doomedText += text;
-        this.doomedLink += links;
-        return;
-      }
-    }
-    this.truncateTo(frame);
-  }
-
-  /**
-   * A short block of links that follows text in its parent (a row's "by <author>" under the
-   * book's title, a post's date and tags under its title, "4.7 out of 5 stars 58,483") is a fact
-   * of the item it sits in, when it is one of a series' items. A line that opens its parent is
-   * the item's kicker (a category or section name above the title, which listings link to their
-   * archive), and a button is the item's action: both go, as before. So does a widget's row of
-   * links to the page itself ("1 of 5 stars" to "#"), a control.
-   */
-  private isItemLine(frame: Frame, text: number, parent: number): boolean {
-    if (text > ITEM_LINE_MAX && !this.isTagList(frame, text)) return false;
-    if (this.linkButton || (this.linkHref !== undefined && this.linkHref.startsWith('#')) || ITEM_ACTION.test(this.linkWords)) return false;
-    for (let i = this.stack.length - 1; i >= 0; i--) {
-      const f = this.stack[i]!;
-      if (f.node === parent) return f.startText < frame.startText;
-    }
-    return false;
-  }
-
-  /** A row of short links, a few words each (a game's tags, a recipe's categories): longer than an item's line, no longer than a tag list. */
-  private isTagList(frame: Frame, text: number): boolean {
-    const count = this.linksOpened - frame.startLinks;
-    return count >= TAG_LIST_MIN && text <= TAG_LIST_MAX && text <= TAG_MAX * count;
-  }
-
-  /**
-   * A block that is one link to the page the picture just before it links to is a card's title
-   * (a product tile links its photo and its name to the product): a menu does not link a picture
-   * and a name to one page.
-   */
-  private namesPicturedTarget(): boolean {
-    return this.linkHref !== undefined && this.linkHref === this.pictureHref && countWords(this.linkWords) >= CARD_TITLE_MIN_WORDS;
-  }
-
-  /**
-   * Whether a short block just closed shows a price (a currency sign beside a figure) though no
-   * class names one: with text beside its links, a product card's text, as menus show none. (A
-   * link that is all price, "$899 at the store", is a buying button.)
-   */
-  private showsPrice(frame: Frame, text: number): boolean {
-    return text <= SHOWN_PRICE_MAX_TEXT && this.chunksShowPrice(frame.startChunk, this.out.length);
-  }
-
-  /**
-   * A list of links inside the page's landmark may be one group of an index split into sections
-   * (a category's members under each letter): like a card, only its parent's parent can tell.
-   */
-  private isLinkList(at: number): boolean {
-    const node = this.nodes[at]!;
-    if (node.name !== 'ul' && node.name !== 'ol') return false;
-    let items = 0;
-    for (let c = node.last; c >= 0; c = this.nodes[c]!.prev) if (this.nodes[c]!.name === 'li') items++;
-    return items >= ITEM_MIN;
-  }
-
-  /**
-   * Records whether a just-closed block's children are a series of items of one shape (cards of
-   * a product grid, rows of a listing, entries of a feed): enough of them, each with some text
-   * and most with an image, a heading or text beside their link. A menu's items (a link each,
-   * one or two words) are not.
-   */
-  private repeatedItems(at: number): void {
-    const nodes = this.nodes;
-    if (MENU_SHAPE.test(nodes[at]!.shape)) return;
-    let shapes: Map<string, number[]> | undefined;
-    let kids = 0;
-    for (let c = nodes[at]!.last; c >= 0; c = nodes[c]!.prev) {
-      kids++;
-      const k = nodes[c]!;
-      // A block holding a series of its own is a section of a page of sections, not an item.
-      // (Bare divs are layout as often as items: a series needs a named shape or an item tag.)
-      if (k.all <= 0 || k.items > 0 || k.nested || k.shape === 'div' || !ITEM_TAGS.has(k.name) || MENU_SHAPE.test(k.shape)) continue;
-      shapes ??= new Map();
-      let g = shapes.get(k.shape);
-      if (g === undefined) shapes.set(k.shape, (g = [0, 0, 0, 0]));
-      g[0]!++;
-      if (k.rich > 0 || (k.allLinks > 0 && k.allLinks < k.all)) g[1]!++;
-      g[2]! += k.all;
-      g[3]! += k.allLinks;
-    }
-    if (shapes === undefined || kids < ITEM_MIN) return;
-    let best: number[] | undefined;
-    let bestShape = '';
-    // A long list of bare links inside the page's main or article landmark (an index, a "List
-    // of ..." page, a category's members) is what such a page is for; in a menu it would have
-    // been dropped by the boilerplate rules before it got here.
-    const index = this.landmarks > 0 && (nodes[at]!.name === 'ul' || nodes[at]!.name === 'ol');
-    for (const [shape, g] of shapes) {
-      const linkList = index && shape === 'li' && g[0]! >= LINK_LIST_MIN && g[3]! >= LINK_LIST_SHARE * g[2]!;
-      if (g[0]! < ITEM_MIN || (linkList ? g[2]! < LINK_LIST_TEXT : g[1]! < ITEM_RICH_SHARE * g[0]! || g[2]! < ITEM_MIN_TEXT * g[0]!)) continue;
-      if (best === undefined || g[2]! > best[2]!) {
-        best = g;
-        bestShape = shape;
-      }
-    }
-    if (best === undefined) return;
-    const node = nodes[at]!;
-    node.items = best[2]!;
-    node.itemLinks = best[3]!;
-    let shown = 0;
-    // The items' cards, wherever they sit inside them, are claimed.
-    for (let c = node.last; c >= 0; c = nodes[c]!.prev) {
-      const k = nodes[c]!;
-      if (k.shape !== bestShape) continue;
-      if (!node.priced && k.all <= SHOWN_PRICE_MAX_TEXT && this.chunksShowPrice(k.startChunk, k.endChunk)) shown++;
-      // An item's picture outside its links is what the item's title link names: its alt text
-      // repeats the title or describes a photo (as a picture link's alt text is, see MarkdownWriter).
-      if (k.allLinks > 0) this.md?.blankLooseAlts(k.startChunk, k.endChunk);
-      for (let i = c; i < nodes.length && nodes[i]!.startChunk < k.endChunk; i++) {
-        const d = nodes[i]!;
-        if (!d.doomed) continue;
-        d.doomed = false;
-        d.linky = true;
-        d.claimed = true;
-        this.doomedText -= d.text;
-        this.doomedLink -= d.links;
-      }
-    }
-    node.pricesShown = shown >= ITEM_RICH_SHARE * best[0]!;
-    // A card's title stays with its series' other text only in a shop's grid (see pick): elsewhere
-    // (a blog's teasers) the titles go with the rest of the series when it is not the content.
-    if (!node.priced && !node.pricesShown) {
-      for (let i = at + 1; i < nodes.length; i++) nodes[i]!.title = false;
-    }
-  }
-
-  /** Whether the output between two chunks shows a price (see SHOWN_PRICE). */
-  private chunksShowPrice(start: number, end: number): boolean {
-    let s = '';
-    for (let i = start; i < end; i++) s += this.out[i];
-    return SHOWN_PRICE.test(s);
-  }
-
-  /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */
-  private truncateTo(frame: Mark): void {
-    for (let p = this.blockTop; p >= 0 && this.nodes[p]!.last >= frame.startNode; ) {
-      const n = this.nodes[p]!;
-      n.last = this.nodes[n.last]!.prev;
-    }
-    this.out.length = frame.startChunk;
-    this.md?.restore(frame.md);
-    this.nodes.length = frame.startNode;
-    this.keptText = frame.startText;
-    this.imageText = -1;
-    this.linkText = frame.startLink;
-    this.doomedText = frame.startDoomedText;
-    this.doomedLink = frame.startDoomedLink;
-    this.h1Kept = frame.startH1;
-    this.tail = '';
-    // (A rail's label cut back to, or output cut back below it, is no longer there to drop.)
-    this.railLabel = undefined;
-    for (let i = frame.startCandidate; i < this.candidates.length; i++) this.candidates[i]!.closed = false;
-    this.atBlockStart = true;
   }
 
   /**
@@ -1222,118 +619,6 @@ export class ContentFilter {
     if (name === 'code' && this.inPre > 0) return codeLanguage(attrs.get('class')) ?? this.lang;
     return codeLanguage(attrs.get('class'));
   }
-
-  /** What the markdown writer needs to know about an element being opened. */
-  private mdInfo(name: string, attrs: AttrView, frame: Frame): MdOpen | undefined {
-    switch (name) {
-      case 'a': {
-        const href = attrs.get('href');
-        return { url: href === undefined ? undefined : this.linkTarget(href) };
-      }
-      case 'img':
-        return { url: this.imageTarget(attrs), alt: attrs.get('alt') };
-      case 'pre':
-      case 'code':
-        return { lang: this.codeClass(name, attrs, frame) };
-      case 'ol': {
-        const start = attrs.get('start');
-        const n = start === undefined ? NaN : parseInt(start, 10);
-        return Number.isFinite(n) ? { start: n } : undefined;
-      }
-      case 'td':
-      case 'th': {
-        const span = attrs.get('colspan');
-        const n = span === undefined ? NaN : parseInt(span, 10);
-        return n > 1 ? { colspan: Math.min(n, 64) } : undefined;
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  private fullOpenTag(name: string, attrs: AttrView, frame: Frame): string {
-    let lang: string | undefined;
-    if (name === 'pre' || name === 'code') lang = this.codeClass(name, attrs, frame);
-    let tag = `<${name}`;
-    let sawClass = false;
-    for (const [key, value] of attrs.entries()) {
-      // Event handlers are script; they have no place in cleaned HTML.
-      if (key.startsWith('on')) continue;
-      let raw = value;
-      if ((key === 'href' && (name === 'a' || name === 'area')) || key === 'src') {
-        const resolved = key === 'href' ? this.linkTarget(raw) : this.resolveSrc(raw);
-        if (resolved === undefined || SCRIPT_URL.test(resolved)) continue;
-        tag += ` ${key}="${escapeAttr(resolved)}"`;
-        continue;
-      }
-      // Script URLs can hide in any URL-valued attribute (action, formaction, poster, ...).
-      if (raw.includes(':') && SCRIPT_URL.test(decodeAttr(raw))) continue;
-      if (key === 'class' && lang !== undefined) {
-        sawClass = true;
-        if (!raw.split(/\s+/).includes(`language-${lang}`)) raw = `${raw} language-${lang}`;
-      }
-      tag += raw === '' ? ` ${key}` : ` ${key}="${requoteRaw(raw)}"`;
-    }
-    if (lang !== undefined && !sawClass) tag += ` class="language-${lang}"`;
-    if (name === 'img' && attrs.get('src') === undefined) {
-      const src = this.imageTarget(attrs);
-      if (src !== undefined) tag += ` src="${escapeAttr(src)}"`;
-    }
-    return tag + '>';
-  }
-
-  /** Absolute link target, or undefined for script URLs that must not survive into output. */
-  private linkTarget(raw: string): string | undefined {
-    const url = this.resolve(raw);
-    if (url === undefined || (!isHttp(url) && SCRIPT_URL.test(url))) return undefined;
-    return url;
-  }
-
-  private resolveSrc(raw: string): string | undefined {
-    // data: URIs can be hundreds of kilobytes; they need no resolving, only re-quoting.
-    const t = raw.trim();
-    if (t.startsWith('data:')) return t.includes('&') ? decodeAttr(t) : t;
-    return this.resolve(raw);
-  }
-
-  private imageTarget(attrs: AttrSource): string | undefined {
-    const src = imgSource(attrs);
-    if (src !== undefined) return this.resolveSrc(src);
-    const srcset = attrs.get('srcset') ?? attrs.get('data-srcset');
-    if (srcset === undefined) return undefined;
-    const best = bestSrcsetCandidate(srcset);
-    return best === undefined ? undefined : this.resolve(best, true);
-  }
-}
-
-/**
- * Makes a chosen subtree whose root only means something inside its parent (a layout table's
- * cell, a list item) convertible on its own: a cell is unwrapped, rows and items get their
- * container back.
- */
-function standalone(html: string, root: string): string {
-  switch (root) {
-    case 'td':
-    case 'th':
-      return html.replace(/^<t[dh]\b[^>]*>/, '').replace(/<\/t[dh]>$/, '');
-    case 'tr':
-    case 'thead':
-    case 'tbody':
-    case 'tfoot':
-      return `<table>${html}</table>`;
-    case 'li':
-      return `<ul>${html}</ul>`;
-    case 'dt':
-    case 'dd':
-      return `<dl>${html}</dl>`;
-    default:
-      return html;
-  }
-}
-
-/** Markdown counterpart of `standalone`: a cell chosen on its own loses its pipes. */
-function standaloneMarkdown(md: string, root: string): string {
-  return root === 'td' || root === 'th' ? md.replace(/^\| /, '').replace(/ \|$/, '') : md;
 }
 
 function dataLanguage(attrs: AttrSource): string | undefined {
@@ -1341,4 +626,3 @@ function dataLanguage(attrs: AttrSource): string | undefined {
   if (v === undefined || !/^[\w+#.-]{1,40}$/.test(v)) return undefined;
   return codeLanguage(`language-${v}`);
 }
-
