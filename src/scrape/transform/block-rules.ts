@@ -2,15 +2,18 @@
  * Rules for a block that has just closed, or an element about to open: whether it is a caption,
  * a label, a control, a form, a pitch. Each reads the filter's state and says yes or no.
  */
-import { FilterState } from './filter-state.js';
-import { Frame } from './frame.js';
-import { CAMEL_CAPTION, isCaptionName } from './rules/class-names.js';
+import type { FilterState } from './filter-state.js';
+import type { Frame } from './frame.js';
+import { boilerplateReason, certainBoilerplateReason } from './main-content.js';
+import { CAMEL_CAPTION, isCaptionName, isCarouselSlide, isShownPrice } from './rules/class-names.js';
 import { FORM_MAX_PROSE, FORM_MAX_TEXT, FORM_MIN_FIELDS, LABEL_MAX_TEXT } from './rules/forms.js';
 import { ITEM_TAGS } from './rules/items.js';
 import { CTA, CTA_MAX } from './rules/links.js';
 import { CONTACT, CREDIT, ITALIC_CAPTION_MAX, ITEM_PARTS, PITCH, PITCH_MAX, WRAPPED_CAPTION_MAX } from './rules/paragraphs.js';
 import { AD_LABEL, COUNT_HEADING, LABEL_BLOCKS, LABEL_MAX, MEMBER_STAT, SLIDE_CONTROL } from './rules/placeholders.js';
-import { IS_SUBHEADING } from './tag-bits.js';
+import { isHiddenReason } from './rules/reasons.js';
+import type { AttrView } from './stream.js';
+import { HIDDEN_SECTION_TAGS, IS_SUBHEADING, isHeadingTag } from './tag-bits.js';
 
 /**
  * A label captions a form control (a filter's option, a field's name), and controls are not
@@ -110,4 +113,50 @@ export function isPitch(s: FilterState, frame: Frame): boolean {
   const parent = s.emittedParent();
   if (parent !== undefined && ITEM_PARTS.has(parent.name)) return false;
   return PITCH.test(s.paraHead) || CREDIT.test(s.paraHead) || CONTACT.test(s.paraHead);
+}
+
+/**
+ * Why an element opening goes as boilerplate, or undefined: the verdict of its tag and classes
+ * (see boilerplateReason), less the exemptions only its place on the page tells, and plus the
+ * classes the page's style sheets hide on a desktop.
+ */
+export function dropReason(s: FilterState, name: string, attrs: AttrView, depth: number, afterHeading: boolean, frame: Frame): string | undefined {
+  // A disclosure button names the panel it opens (aria-controls, with aria-expanded: an
+  // accordion's question, a tab): that panel, hidden until the button is clicked, is a
+  // collapsed panel, as one whose class names it is (see boilerplateReason).
+  if (attrs.size !== 0) {
+    const controls = attrs.get('aria-controls');
+    if (controls !== undefined && attrs.get('aria-expanded') !== undefined) for (const id of controls.split(' ')) if (id !== '') s.disclosed.add(id);
+  }
+  let why = s.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, s.landmarks > 0, s.articles > 0);
+  if (isHiddenReason(why) && s.disclosed.size > 0) {
+    const id = attrs.get('id');
+    if (id !== undefined && s.disclosed.has(id)) why = undefined;
+  }
+  // A hidden block right after a subheading is the section that heading opens when clicked (an
+  // FAQ's answer under its question, a collapsible section under its title), whatever its class.
+  if (afterHeading && isHiddenReason(why) && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
+  if (why === undefined && s.css.hidesAny() && s.css.hides(attrs)) why = 'desktop-hidden';
+  // A link hidden from screen readers is still on screen: a card's teaser that repeats what
+  // its title link says to them. Its text is the card's; its picture is the card's other
+  // picture, and its alt text a caption nobody sees.
+  if (why === 'aria-hidden' && name === 'a') {
+    why = undefined;
+    frame.hiddenLink = true;
+    s.hiddenLinks++;
+  } else if (why === undefined && name === 'img' && s.hiddenLinks > 0) why = 'aria-hidden';
+  // A price hidden from screen readers is still the price on screen: shops hide the figures
+  // a card shows (the struck-out old price, the new one) from them and spell them out in
+  // visually hidden words of their own ("Original price was: $30.00"), which go.
+  else if (why === 'aria-hidden' && isShownPrice(name, attrs)) why = undefined;
+  // Slider libraries hide the slides off screen from screen readers until they scroll in (a
+  // product's feature cards, a service's testimonials): they are the carousel's text as much
+  // as the slide on show. The clones they add to loop round still go.
+  else if (why === 'aria-hidden' && isCarouselSlide(attrs)) why = undefined;
+  // A button right inside a heading (an accordion's question, a collapsible section's title)
+  // is the heading's text made clickable: its panel is kept, and so is its title.
+  else if (why === 'tag:button' && depth > 0 && isHeadingTag(s.stack[depth - 1]!.name)) why = undefined;
+  // A post card's footer holds its byline and date, which a feed shows as the card's text.
+  else if (why === 'tag:footer' && s.articles > 0 && s.inListedArticle()) why = undefined;
+  return why;
 }

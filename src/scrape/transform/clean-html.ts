@@ -5,42 +5,32 @@
  * and where main/article landmarks start and end in the output so the page can be narrowed to
  * its main block afterwards without a DOM.
  */
-import { isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
-import { blockHint, bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
+import { dropReason, isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
+import { blockHint } from './content-score.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';
 import { type AttrSource, cleanText, codeAt } from './html-util.js';
 import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
-import { boilerplateReason, candidateText, certainBoilerplateReason, chooseLandmark, isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
+import { isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
 import { codeLanguage } from './markdown.js';
 import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
-import { classFacts, DISCUSSION_TYPE, isCaptionName, isCarouselSlide, isShownPrice, NAMES_CODE, NAMES_IMAGE_WRAP, NAMES_SLIDER, namesPrice, shapeOf, STORY_TYPE } from './rules/class-names.js';
+import { classFacts, DISCUSSION_TYPE, isCaptionName, NAMES_CODE, NAMES_IMAGE_WRAP, NAMES_SLIDER, namesPrice, shapeOf, STORY_TYPE } from './rules/class-names.js';
 import { isEntryField } from './rules/forms.js';
 import { CTA_MAX } from './rules/links.js';
 import { PITCH_HEAD, PROSE_CHUNK } from './rules/paragraphs.js';
 import { JS_NOTICE, JS_NOTICE_MAX, LABEL_MAX, LOADING, LOADING_MAX, mayBeLoading } from './rules/placeholders.js';
 import { isRailHeadingParts, PART } from './rules/rail-heading.js';
-import { FOOTER_MISFIRE_FACTOR, isHiddenReason, MISFIRE_MIN_PROSE } from './rules/reasons.js';
+import { FOOTER_MISFIRE_FACTOR, MISFIRE_MIN_PROSE } from './rules/reasons.js';
+import { type MainBlock, selectMain } from './select-main.js';
 import type { AttrView } from './stream.js';
-import { HIDDEN_SECTION_TAGS, IS_BLOCK, IS_CODE_INLINE, IS_GAP_INLINE, IS_NON_CONTENT, IS_SUBHEADING, IS_UNWRAP, IS_VOID, isHeadingTag, tagBitsOf } from './tag-bits.js';
+import { IS_BLOCK, IS_CODE_INLINE, IS_GAP_INLINE, IS_NON_CONTENT, IS_SUBHEADING, IS_UNWRAP, IS_VOID, tagBitsOf } from './tag-bits.js';
 
 export type { ContentOptions, ContentResult } from './filter-state.js';
 
 export class ContentFilter extends FilterState {
   open(name: string, attrs: AttrView, start: number): void {
-    if (name === 'style' || name === 'script') {
-      this.inStyleOrScript = true;
-      if (name === 'script' && this.onlyMain && attrs.get('type') === 'application/ld+json') this.inJsonLd = true;
-    }
-    if (name === 'style' && this.onlyMain && !this.lenient) this.styleText = '';
-    if (this.onlyMain && (!this.discussion || !this.story) && attrs.size !== 0) {
-      const t = attrs.get('itemtype');
-      if (t !== undefined) {
-        if (DISCUSSION_TYPE.test(t)) this.discussion = true;
-        if (STORY_TYPE.test(t)) this.story = true;
-      } else if (name === 'meta' && attrs.get('property') === 'og:type' && attrs.get('content') === 'article') this.story = true;
-    }
+    this.noteDocument(name, attrs);
     // Parts of a heading set apart in elements of their own (see isRailHeading) are told apart.
     if (this.headCapture >= 0 && this.headBuf.length < 200) this.headBuf += PART;
     const bits = tagBitsOf(name);
@@ -91,191 +81,25 @@ export class ContentFilter extends FilterState {
       return;
     }
     if (this.onlyMain && this.includeDepth !== depth) {
-      // A disclosure button names the panel it opens (aria-controls, with aria-expanded: an
-      // accordion's question, a tab): that panel, hidden until the button is clicked, is a
-      // collapsed panel, as one whose class names it is (see boilerplateReason).
-      if (attrs.size !== 0) {
-        const controls = attrs.get('aria-controls');
-        if (controls !== undefined && attrs.get('aria-expanded') !== undefined) for (const id of controls.split(' ')) if (id !== '') this.disclosed.add(id);
-      }
-      let why = this.lenient ? certainBoilerplateReason(name, attrs) : boilerplateReason(name, attrs, this.landmarks > 0, this.articles > 0);
-      if (isHiddenReason(why) && this.disclosed.size > 0) {
-        const id = attrs.get('id');
-        if (id !== undefined && this.disclosed.has(id)) why = undefined;
-      }
-      // A hidden block right after a subheading is the section that heading opens when clicked (an
-      // FAQ's answer under its question, a collapsible section under its title), whatever its class.
-      if (afterHeading && isHiddenReason(why) && HIDDEN_SECTION_TAGS.has(name)) why = undefined;
-      if (why === undefined && this.css.hidesAny() && this.css.hides(attrs)) why = 'desktop-hidden';
-      // A link hidden from screen readers is still on screen: a card's teaser that repeats what
-      // its title link says to them. Its text is the card's; its picture is the card's other
-      // picture, and its alt text a caption nobody sees.
-      if (why === 'aria-hidden' && name === 'a') {
-        why = undefined;
-        frame.hiddenLink = true;
-        this.hiddenLinks++;
-      } else if (why === undefined && name === 'img' && this.hiddenLinks > 0) why = 'aria-hidden';
-      // A price hidden from screen readers is still the price on screen: shops hide the figures
-      // a card shows (the struck-out old price, the new one) from them and spell them out in
-      // visually hidden words of their own ("Original price was: $30.00"), which go.
-      else if (why === 'aria-hidden' && isShownPrice(name, attrs)) why = undefined;
-      // Slider libraries hide the slides off screen from screen readers until they scroll in (a
-      // product's feature cards, a service's testimonials): they are the carousel's text as much
-      // as the slide on show. The clones they add to loop round still go.
-      else if (why === 'aria-hidden' && isCarouselSlide(attrs)) why = undefined;
-      // A button right inside a heading (an accordion's question, a collapsible section's title)
-      // is the heading's text made clickable: its panel is kept, and so is its title.
-      else if (why === 'tag:button' && depth > 0 && isHeadingTag(this.stack[depth - 1]!.name)) why = undefined;
-      // A post card's footer holds its byline and date, which a feed shows as the card's text.
-      else if (why === 'tag:footer' && this.articles > 0 && this.inListedArticle()) why = undefined;
-      if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) {
-        this.softDrop = depth;
-        this.softDropStart = mayMisfire(why) ? start : -1;
-        this.softDropDecorative = why === 'aria-hidden';
-        this.softDropFooter = why.endsWith(':footer');
-        this.softDropScriptHidden = isScriptHidden(why);
-        this.softDropOverlay = why === PINNED_OVERLAY;
-        this.softDropH1 = false;
-        if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
-        return;
-      }
+      const why = dropReason(this, name, attrs, depth, afterHeading, frame);
+      if (why !== undefined && !(this.keepStarts !== undefined && this.keepStarts.has(start))) return this.startSoftDrop(name, why, start, depth);
     }
 
-    if (this.onlyMain) {
-      const kind = landmarkKind(name, attrs);
-      if (kind !== undefined) {
-        frame.landmark = true;
-        if (this.includeStarts === undefined) {
-          frame.candidate = {
-            kind,
-            startChunk: this.out.length,
-            endChunk: -1,
-            startNode: this.nodes.length,
-            endNode: -1,
-            seq: this.landmarkSeq++,
-            closeSeq: -1,
-            startText: this.keptText - this.doomedText,
-            endText: -1,
-            startH1: this.h1Kept,
-            endH1: -1,
-            closed: false,
-          };
-          this.candidates.push(frame.candidate);
-        }
-        this.landmarks++;
-        if (kind === 'article') {
-          frame.article = true;
-          this.articles++;
-        }
-      }
-    }
+    if (this.onlyMain) this.openLandmark(name, attrs, frame);
 
-    if (name !== 'pre' && name !== 'code') {
-      // Wrappers such as Sphinx's div.highlight-python3 name the language of the <pre> inside.
-      const cls = attrs.get('class');
-      const facts = classFacts(cls);
-      if (facts & NAMES_CODE) {
-        const l = codeLanguage(cls);
-        if (l !== undefined) {
-          frame.langSet = true;
-          frame.prevLang = this.lang;
-          this.lang = l;
-        }
-      }
-      // A price tells a product's buy box from other blocks around a title (see content-score's pick).
-      if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(facts, attrs)) this.nodes[this.blockTop]!.priced = true;
-      // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
-      if (this.sink.markdown && bits & IS_UNWRAP && !isImageCaption(this, name, cls)) return;
-    }
+    if (name !== 'pre' && name !== 'code' && !this.noteClasses(name, attrs, frame, bits)) return;
 
-    frame.emitted = true;
-    frame.startChunk = this.out.length;
-    frame.startText = this.keptText;
-    frame.startLink = this.linkText;
-    frame.startH1 = this.h1Kept;
-    frame.startProse = this.keptProse;
-    frame.startFields = this.fields;
-    frame.startDoomedText = this.doomedText;
-    frame.startDoomedLink = this.doomedLink;
-    frame.startNode = this.nodes.length;
-    frame.startEm = this.emText;
-    frame.startLinks = this.linksOpened;
-    if (this.onlyMain && (name === 'div' || name === 'figure')) {
-      frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
-    }
-    if (name === 'em' || name === 'i') {
-      frame.em = true;
-      this.inEm++;
-    } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) {
-      frame.afterImage = true;
-      frame.imageBlock = this.imageBlock;
-    }
-    if ((name === 'span' && isImageCaption(this, name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
-      frame.spanCaption = true;
-      frame.startImages = this.images;
-    }
-    frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
+    this.startFrame(name, attrs, frame);
     // An <a> without a target is a script's control (a filter's option, a tab, a sort order): its
     // text counts as link text, as a real link's would. One with only an id or a name is a jump
     // target round a heading's words, not a control.
     if (name === 'a' && (attrs.get('href') !== undefined || (this.onlyMain && attrs.get('id') === undefined && attrs.get('name') === undefined))) {
-      frame.link = true;
-      if (this.inLink === 0) this.linkWords = '';
-      this.inLink++;
-      frame.linkNodeStart = this.nodes.length;
-      frame.linkOuterNode = this.blockTop;
-      frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
-      frame.startImages = this.images;
-      this.linkHref = attrs.get('href');
-      this.linksOpened++;
-      const linkClass = attrs.get('class');
-      this.linkButton = attrs.get('role') === 'button' || (linkClass !== undefined && (linkClass.includes('btn') || linkClass.includes('button')));
+      this.openLink(attrs, frame);
     }
     if (bits & IS_BLOCK) {
       this.atBlockStart = true;
       if (!(bits & IS_VOID)) this.tailStale = true;
-      if (this.onlyMain && !(bits & IS_VOID)) {
-        frame.node = this.nodes.length;
-        const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
-        this.nodes.push({
-          name,
-          parent: this.blockTop,
-          depth,
-          startChunk: this.out.length,
-          endChunk: -1,
-          plain: 0,
-          link: 0,
-          card: 0,
-          punct: 0,
-          hint: blockHint(attrs, this.blockTop >= 0 ? this.nodes[this.blockTop]!.hint : 0),
-          startH1: this.h1Kept,
-          endH1: -1,
-          shape: shapeOf(name, attrs.get('class')),
-          prev: parent !== undefined ? parent.last : -1,
-          last: -1,
-          text: 0,
-          links: 0,
-          all: 0,
-          allLinks: 0,
-          rich: 0,
-          priced: false,
-          pricesShown: false,
-          items: 0,
-          itemLinks: 0,
-          doomed: false,
-          linky: false,
-          claimed: false,
-          title: false,
-          nested: false,
-        });
-        if (parent !== undefined) parent.last = frame.node;
-        this.blockTop = frame.node;
-        frame.caption = isCaptionName(attrs.get('class'));
-        if (name === 'li' || (classFacts(attrs.get('class')) & NAMES_SLIDER) !== 0) {
-          frame.slide = true;
-          frame.startImages = this.images;
-        }
-      }
+      if (this.onlyMain && !(bits & IS_VOID)) this.openBlockNode(name, attrs, frame, depth);
     } else if (name === 'img') {
       this.atBlockStart = false;
       this.images++;
@@ -297,6 +121,175 @@ export class ContentFilter extends FilterState {
     // Blocks, labels and links may be cut back to (see truncateTo).
     if (frame.node >= 0 || name === 'label' || frame.link || frame.spanCaption || frame.noscript) this.sink.mark(frame.md);
     this.sink.open(name, attrs, name === 'pre' || name === 'code' ? this.codeClass(name, attrs, frame) : undefined);
+  }
+
+  /** Notes what the page says it is: a discussion or a story (see DISCUSSION_TYPE, STORY_TYPE), and its style sheets. */
+  private noteDocument(name: string, attrs: AttrView): void {
+    if (name === 'style' || name === 'script') {
+      this.inStyleOrScript = true;
+      if (name === 'script' && this.onlyMain && attrs.get('type') === 'application/ld+json') this.inJsonLd = true;
+    }
+    if (name === 'style' && this.onlyMain && !this.lenient) this.styleText = '';
+    if (this.onlyMain && (!this.discussion || !this.story) && attrs.size !== 0) {
+      const t = attrs.get('itemtype');
+      if (t !== undefined) {
+        if (DISCUSSION_TYPE.test(t)) this.discussion = true;
+        if (STORY_TYPE.test(t)) this.story = true;
+      } else if (name === 'meta' && attrs.get('property') === 'og:type' && attrs.get('content') === 'article') this.story = true;
+    }
+  }
+
+  /** Starts dropping the subtree opening as boilerplate, remembering what a misfire needs to know. */
+  private startSoftDrop(name: string, why: string, start: number, depth: number): void {
+      this.softDrop = depth;
+      this.softDropStart = mayMisfire(why) ? start : -1;
+      this.softDropDecorative = why === 'aria-hidden';
+      this.softDropFooter = why.endsWith(':footer');
+      this.softDropScriptHidden = isScriptHidden(why);
+      this.softDropOverlay = why === PINNED_OVERLAY;
+      this.softDropH1 = false;
+      if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
+  }
+
+  /** Records a main or article landmark opening, a candidate to narrow the page to. */
+  private openLandmark(name: string, attrs: AttrView, frame: Frame): void {
+    const kind = landmarkKind(name, attrs);
+    if (kind !== undefined) {
+      frame.landmark = true;
+      if (this.includeStarts === undefined) {
+        frame.candidate = {
+          kind,
+          startChunk: this.out.length,
+          endChunk: -1,
+          startNode: this.nodes.length,
+          endNode: -1,
+          seq: this.landmarkSeq++,
+          closeSeq: -1,
+          startText: this.keptText - this.doomedText,
+          endText: -1,
+          startH1: this.h1Kept,
+          endH1: -1,
+          closed: false,
+        };
+        this.candidates.push(frame.candidate);
+      }
+      this.landmarks++;
+      if (kind === 'article') {
+        frame.article = true;
+        this.articles++;
+      }
+    }
+  }
+
+  /**
+   * What an element's classes say beyond the rules: the code language of the <pre> inside, a
+   * price in its block. False for an attribute-only wrapper markdown writes nothing for.
+   */
+  private noteClasses(name: string, attrs: AttrView, frame: Frame, bits: number): boolean {
+    // Wrappers such as Sphinx's div.highlight-python3 name the language of the <pre> inside.
+    const cls = attrs.get('class');
+    const facts = classFacts(cls);
+    if (facts & NAMES_CODE) {
+      const l = codeLanguage(cls);
+      if (l !== undefined) {
+        frame.langSet = true;
+        frame.prevLang = this.lang;
+        this.lang = l;
+      }
+    }
+    // A price tells a product's buy box from other blocks around a title (see content-score's pick).
+    if (this.blockTop >= 0 && !this.nodes[this.blockTop]!.priced && namesPrice(facts, attrs)) this.nodes[this.blockTop]!.priced = true;
+    // The html format keeps every element; markdown has nothing to write for attribute-only wrappers.
+    return !(this.sink.markdown && bits & IS_UNWRAP && !isImageCaption(this, name, cls));
+  }
+
+  /** Records where a kept element's output and counters start, and what it may turn out to be. */
+  private startFrame(name: string, attrs: AttrView, frame: Frame): void {
+  frame.emitted = true;
+  frame.startChunk = this.out.length;
+  frame.startText = this.keptText;
+  frame.startLink = this.linkText;
+  frame.startH1 = this.h1Kept;
+  frame.startProse = this.keptProse;
+  frame.startFields = this.fields;
+  frame.startDoomedText = this.doomedText;
+  frame.startDoomedLink = this.doomedLink;
+  frame.startNode = this.nodes.length;
+  frame.startEm = this.emText;
+  frame.startLinks = this.linksOpened;
+  if (this.onlyMain && (name === 'div' || name === 'figure')) {
+    frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
+  }
+  if (name === 'em' || name === 'i') {
+    frame.em = true;
+    this.inEm++;
+  } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) {
+    frame.afterImage = true;
+    frame.imageBlock = this.imageBlock;
+  }
+  if ((name === 'span' && isImageCaption(this, name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
+    frame.spanCaption = true;
+    frame.startImages = this.images;
+  }
+  frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
+  }
+
+  private openLink(attrs: AttrView, frame: Frame): void {
+    frame.link = true;
+    if (this.inLink === 0) this.linkWords = '';
+    this.inLink++;
+    frame.linkNodeStart = this.nodes.length;
+    frame.linkOuterNode = this.blockTop;
+    frame.linkOuterAtOpen = this.blockTop >= 0 ? this.nodes[this.blockTop]!.link : 0;
+    frame.startImages = this.images;
+    this.linkHref = attrs.get('href');
+    this.linksOpened++;
+    const linkClass = attrs.get('class');
+    this.linkButton = attrs.get('role') === 'button' || (linkClass !== undefined && (linkClass.includes('btn') || linkClass.includes('button')));
+  }
+
+  /** Adds a kept block to the block tree the main block is chosen from. */
+  private openBlockNode(name: string, attrs: AttrView, frame: Frame, depth: number): void {
+    frame.node = this.nodes.length;
+    const parent = this.blockTop >= 0 ? this.nodes[this.blockTop]! : undefined;
+    this.nodes.push({
+      name,
+      parent: this.blockTop,
+      depth,
+      startChunk: this.out.length,
+      endChunk: -1,
+      plain: 0,
+      link: 0,
+      card: 0,
+      punct: 0,
+      hint: blockHint(attrs, this.blockTop >= 0 ? this.nodes[this.blockTop]!.hint : 0),
+      startH1: this.h1Kept,
+      endH1: -1,
+      shape: shapeOf(name, attrs.get('class')),
+      prev: parent !== undefined ? parent.last : -1,
+      last: -1,
+      text: 0,
+      links: 0,
+      all: 0,
+      allLinks: 0,
+      rich: 0,
+      priced: false,
+      pricesShown: false,
+      items: 0,
+      itemLinks: 0,
+      doomed: false,
+      linky: false,
+      claimed: false,
+      title: false,
+      nested: false,
+    });
+    if (parent !== undefined) parent.last = frame.node;
+    this.blockTop = frame.node;
+    frame.caption = isCaptionName(attrs.get('class'));
+    if (name === 'li' || (classFacts(attrs.get('class')) & NAMES_SLIDER) !== 0) {
+      frame.slide = true;
+      frame.startImages = this.images;
+    }
   }
 
   text(data: string): void {
@@ -498,68 +491,11 @@ export class ContentFilter extends FilterState {
   finish(): ContentResult {
     // The parser closes every open element at the end; this guards a truncated event stream.
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
-    let chunks: string[] = this.out;
-    let keptText = this.keptText - this.doomedText;
-    let h1s = this.h1Kept;
-    let rootName: string | undefined;
-    if (this.onlyMain) {
-      let chosen = chooseLandmark(this.candidates, keptText, this.nodes);
-      // A <main> beside a longer body of prose outside it is not the page's content on its own.
-      if (chosen !== undefined && chosen.kind === 'main' && bodyOutside(this.nodes, chosen.startNode, chosen.endNode)) chosen = undefined;
-      let from = 0;
-      let to = this.nodes.length;
-      let start = 0;
-      let end = this.out.length;
-      if (chosen !== undefined) {
-        start = chosen.startChunk;
-        end = chosen.endChunk;
-        chunks = this.out.slice(start, end);
-        keptText = candidateText(chosen);
-        h1s = chosen.endH1 - chosen.startH1;
-        from = chosen.startNode;
-        to = chosen.endNode;
-      }
-      let picked = selectContent(this.nodes, from, to, this.discussion, this.story);
-      // A pick that leaves (nearly) nothing of a page the rules left text on anchored on a stray
-      // sentence (a comment policy under an unpunctuated table or list): what the rules kept is
-      // the content, rather than the page without them.
-      if (picked !== undefined && !this.lenient && isNearlyEmpty(picked.text, this.baseText) && !isNearlyEmpty(keptText, this.baseText)) picked = undefined;
-      let ranges: Array<[number, number]> | undefined = chosen !== undefined ? [[start, end]] : undefined;
-      if (picked !== undefined) {
-        ranges = picked.ranges;
-        keptText = picked.text;
-        h1s = picked.h1s;
-        rootName = picked.root;
-        // A series narrowed to its <main> leaves the page's title and introduction before it out;
-        // so does a shop's category narrowed to a <main> that holds its buying guide and grid.
-        if (chosen !== undefined && (picked.series === true || picked.catalogue === true) && h1s === 0 && ranges.length > 0) {
-          const intro = introBefore(this.nodes, from);
-          if (intro >= 0) {
-            const box = this.nodes[intro]!;
-            // (Less the cards it holds that no series claimed: a course's links under its blurb.)
-            let last = intro + 1;
-            while (last < this.nodes.length && this.nodes[last]!.startChunk < box.endChunk) last++;
-            const cut = withoutPruned(this.nodes, intro, last, box.startChunk, box.endChunk);
-            ranges = [...(cut?.ranges ?? [[box.startChunk, box.endChunk]]), ...ranges];
-            keptText += box.text;
-            h1s += box.endH1 - box.startH1;
-            rootName = 'div';
-          }
-        }
-      } else {
-        const cut = withoutPruned(this.nodes, from, to, start, end);
-        if (cut !== undefined) {
-          ranges = cut.ranges;
-          keptText -= cut.text;
-          h1s -= cut.h1s;
-        }
-      }
-      if (ranges !== undefined) {
-        // Links and emphasis cut in two by the selection lose their other half too.
-        this.sink.dropUnpaired(ranges);
-        chunks = ranges.length === 1 ? this.out.slice(ranges[0]![0], ranges[0]![1]) : ranges.flatMap(([s, e]) => this.out.slice(s, e));
-      }
-    }
+    const main: MainBlock = this.onlyMain
+      ? selectMain(this)
+      : { chunks: this.out, keptText: this.keptText - this.doomedText, h1s: this.h1Kept, rootName: undefined };
+    const { chunks, h1s, rootName } = main;
+    let keptText = main.keptText;
     let content = chunks.join('');
     if (rootName !== undefined) content = this.sink.standalone(content, rootName);
     // Templates render some text twice (a slider's cloned slides, a gallery's thumbnails).

@@ -4,8 +4,8 @@
  * its rail's label go together.
  */
 import { isPitch } from './block-rules.js';
-import { FilterState } from './filter-state.js';
-import { Frame } from './frame.js';
+import type { FilterState } from './filter-state.js';
+import type { Frame } from './frame.js';
 import { cleanText } from './html-util.js';
 import { countWords } from './markdown-repeats.js';
 import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, MENU_SHAPE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
