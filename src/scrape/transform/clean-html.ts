@@ -6,7 +6,7 @@
  * its main block afterwards without a DOM.
  */
 import { dropReason, isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
-import { blockHint } from './content-score.js';
+import { blockHint } from './block-node.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';

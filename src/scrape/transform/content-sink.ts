@@ -4,7 +4,7 @@
  * cuts back and narrows to the main block; the sink keeps what it needs to be cut back with it.
  */
 import type { Frame } from './frame.js';
-import type { MdMark } from './markdown-writer.js';
+import type { MdMark } from './markdown-types.js';
 import type { AttrView } from './stream.js';
 
 export interface ContentSink {

@@ -4,12 +4,12 @@
  * filter (clean-html.ts) updates it; the rules (block-rules.ts, link-rules.ts) read it and cut
  * the output back to a mark.
  */
-import type { BlockNode } from './content-score.js';
+import type { BlockNode } from './block-node.js';
 import type { ContentSink } from './content-sink.js';
 import { DesktopCss } from './desktop-css.js';
 import { Frame, type Mark } from './frame.js';
 import { HtmlSink } from './html-sink.js';
-import type { Candidate } from './main-content.js';
+import type { Candidate } from './landmarks.js';
 import { MarkdownSink } from './markdown-sink.js';
 import { LISTED_ARTICLE_DEPTH, SHOWN_PRICE } from './rules/items.js';
 import type { Resolver } from './url.js';

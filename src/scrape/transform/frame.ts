@@ -1,6 +1,6 @@
 /** The content filter's record of one open element, and of a point in its output to cut back to. */
-import type { Candidate } from './main-content.js';
-import type { MdMark } from './markdown-writer.js';
+import type { Candidate } from './landmarks.js';
+import type { MdMark } from './markdown-types.js';
 
 /** A position in the output, with the counters to restore when it is cut back to. */
 export interface Mark {

@@ -4,7 +4,7 @@
  * said once.
  */
 import { codeAt } from './html-util.js';
-import { isSpace } from './markdown-writer.js';
+import { isSpace } from './markdown-types.js';
 
 // A repeated line is dropped when it is long enough to be a sentence of its own, or when it
 // belongs to a run of repeated lines (a whole slide or tab panel rendered twice). A short line

@@ -1,7 +1,9 @@
 /** The content sink of markdown: the kept elements handed to the streaming markdown writer. */
 import type { ContentSink } from './content-sink.js';
 import type { Frame } from './frame.js';
-import { type MdMark, type MdOpen, MarkdownWriter } from './markdown-writer.js';
+import { blankAlts, blankCaptionAlt, blankLooseAlts } from './markdown-alts.js';
+import type { MdMark, MdOpen } from './markdown-types.js';
+import { MarkdownWriter } from './markdown-writer.js';
 import { withoutRepeatedImages, withoutRepeatedText } from './markdown-repeats.js';
 import type { AttrView } from './stream.js';
 import type { Resolver } from './url.js';
@@ -12,7 +14,7 @@ export class MarkdownSink implements ContentSink {
   private readonly writer: MarkdownWriter;
 
   constructor(
-    out: string[],
+    private readonly out: string[],
     private readonly resolve: Resolver,
   ) {
     this.writer = new MarkdownWriter(out);
@@ -39,15 +41,15 @@ export class MarkdownSink implements ContentSink {
   }
 
   blankAlts(start: number, end: number): void {
-    this.writer.blankAlts(start, end);
+    blankAlts(this.out, start, end);
   }
 
   blankLooseAlts(start: number, end: number): void {
-    this.writer.blankLooseAlts(start, end);
+    blankLooseAlts(this.out, this.writer.loose, start, end);
   }
 
   blankCaptionAlt(start: number): void {
-    this.writer.blankCaptionAlt(start);
+    blankCaptionAlt(this.out, this.writer.loose, start);
   }
 
   dropUnpaired(ranges: ReadonlyArray<readonly [number, number]>): void {

@@ -3,9 +3,11 @@
  * it to (chooseLandmark), the block the scoring picks inside it (selectContent), the
  * introduction a series leaves before it, and the blocks the rules marked that no series claimed.
  */
-import { bodyOutside, introBefore, selectContent, withoutPruned } from './content-score.js';
+import { withoutPruned } from './content-keep.js';
+import { bodyOutside, introBefore, selectContent } from './content-score.js';
 import type { FilterState } from './filter-state.js';
-import { candidateText, chooseLandmark, isNearlyEmpty } from './main-content.js';
+import { candidateText, chooseLandmark } from './landmarks.js';
+import { isNearlyEmpty } from './main-content.js';
 
 /** The output chunks of the main block, and what they hold. */
 export interface MainBlock {

@@ -1,5 +1,6 @@
 /**
- * The transform's layout as a specification: its modules import each other without circles.
+ * The transform's layout as a specification: its modules import each other without circles, and
+ * none of its source files grows past a size one can read.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const MAX_LINES = 600;
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];
@@ -59,6 +61,13 @@ describe('the transform folder', () => {
 
   it('has no import circle', () => {
     expect(circles(importGraph(files)).map((c) => c.map(rel).join(' -> '))).toEqual([]);
+  });
+
+  it(`has no source file over ${MAX_LINES} lines`, () => {
+    const long = files
+      .map((f) => ({ file: rel(f), lines: fs.readFileSync(f, 'utf8').split('\n').length }))
+      .filter((f) => f.lines > MAX_LINES);
+    expect(long).toEqual([]);
   });
 
   it('finds a circle when there is one', () => {
