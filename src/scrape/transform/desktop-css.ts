@@ -2,10 +2,13 @@
  * What a page's own style sheets hide at a desktop's width: the copies of a part that a site lays
  * out again for other screens, of which a desktop shows one. Read from each <style> as it closes.
  *
- * Read with regular expressions and a brace counter rather than a CSS parser, on figures: over
- * the WCXB dev and Scrapinghub pages (FIGURES), while the rest of the transform of those pages
- * takes TOTAL. The sheets are read for two shapes of rule only, and a sheet a parser would reject
- * in part is read the same way by both.
+ * Read with regular expressions and a brace counter rather than a CSS parser, on figures: the
+ * transform of the 1,678 WCXB dev and Scrapinghub pages (main content, markdown) reads 11,838
+ * sheets (62.7 MB of CSS) in 1.5 s of its 37.6 s; postcss, the maintained parser at hand, takes
+ * 14.3 s only to parse the same sheets, before a rule is looked at, and throws on 103 of them.
+ * Two shapes of rule are looked for (a class hidden in a @media block that spans a desktop's
+ * width; a class hidden at the top level and shown again for small screens), which the brace
+ * counter finds without building a tree.
  */
 import type { AttrSource } from './html-util.js';
 
