@@ -44,7 +44,7 @@ export interface BlockNode {
   items: number;
   /** ... and their link text. */
   itemLinks: number;
-  /** A card left in place for its parent to claim (see clean-html's pruneLinkBlock): unclaimed, it is left out. */
+  /** A card left in place for its parent to claim (see link-rules' pruneLinkBlock): unclaimed, it is left out. */
   doomed: boolean;
   /** A series of items, or one of its items, that would have been pruned as mostly links. */
   linky: boolean;

@@ -141,14 +141,14 @@ export class ContentFilter extends FilterState {
 
   /** Starts dropping the subtree opening as boilerplate, remembering what a misfire needs to know. */
   private startSoftDrop(name: string, why: string, start: number, depth: number): void {
-      this.softDrop = depth;
-      this.softDropStart = mayMisfire(why) ? start : -1;
-      this.softDropDecorative = why === 'aria-hidden';
-      this.softDropFooter = why.endsWith(':footer');
-      this.softDropScriptHidden = isScriptHidden(why);
-      this.softDropOverlay = why === PINNED_OVERLAY;
-      this.softDropH1 = false;
-      if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
+    this.softDrop = depth;
+    this.softDropStart = mayMisfire(why) ? start : -1;
+    this.softDropDecorative = why === 'aria-hidden';
+    this.softDropFooter = why.endsWith(':footer');
+    this.softDropScriptHidden = isScriptHidden(why);
+    this.softDropOverlay = why === PINNED_OVERLAY;
+    this.softDropH1 = false;
+    if (name === 'img' && this.softDropDecorative && this.blockTop >= 0) this.nodes[this.blockTop]!.rich++;
   }
 
   /** Records a main or article landmark opening, a candidate to narrow the page to. */
@@ -205,33 +205,33 @@ export class ContentFilter extends FilterState {
 
   /** Records where a kept element's output and counters start, and what it may turn out to be. */
   private startFrame(name: string, attrs: AttrView, frame: Frame): void {
-  frame.emitted = true;
-  frame.startChunk = this.out.length;
-  frame.startText = this.keptText;
-  frame.startLink = this.linkText;
-  frame.startH1 = this.h1Kept;
-  frame.startProse = this.keptProse;
-  frame.startFields = this.fields;
-  frame.startDoomedText = this.doomedText;
-  frame.startDoomedLink = this.doomedLink;
-  frame.startNode = this.nodes.length;
-  frame.startEm = this.emText;
-  frame.startLinks = this.linksOpened;
-  if (this.onlyMain && (name === 'div' || name === 'figure')) {
-    frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
-  }
-  if (name === 'em' || name === 'i') {
-    frame.em = true;
-    this.inEm++;
-  } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) {
-    frame.afterImage = true;
-    frame.imageBlock = this.imageBlock;
-  }
-  if ((name === 'span' && isImageCaption(this, name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
-    frame.spanCaption = true;
-    frame.startImages = this.images;
-  }
-  frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
+    frame.emitted = true;
+    frame.startChunk = this.out.length;
+    frame.startText = this.keptText;
+    frame.startLink = this.linkText;
+    frame.startH1 = this.h1Kept;
+    frame.startProse = this.keptProse;
+    frame.startFields = this.fields;
+    frame.startDoomedText = this.doomedText;
+    frame.startDoomedLink = this.doomedLink;
+    frame.startNode = this.nodes.length;
+    frame.startEm = this.emText;
+    frame.startLinks = this.linksOpened;
+    if (this.onlyMain && (name === 'div' || name === 'figure')) {
+      frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
+    }
+    if (name === 'em' || name === 'i') {
+      frame.em = true;
+      this.inEm++;
+    } else if (this.onlyMain && this.keptText === this.imageText && (name === 'p' || name === 'div' || name === 'center')) {
+      frame.afterImage = true;
+      frame.imageBlock = this.imageBlock;
+    }
+    if ((name === 'span' && isImageCaption(this, name, attrs.get('class'))) || (name === 'cite' && this.onlyMain && this.inFigure())) {
+      frame.spanCaption = true;
+      frame.startImages = this.images;
+    }
+    frame.startCandidate = frame.candidate !== undefined ? this.candidates.length - 1 : this.candidates.length;
   }
 
   private openLink(attrs: AttrView, frame: Frame): void {

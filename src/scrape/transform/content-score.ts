@@ -105,7 +105,7 @@ export function bodyOutside(nodes: readonly BlockNode[], from: number, to: numbe
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
  * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
  * `discussion`: the page declares itself a forum thread or a Q&A (see useHints below); `story`:
- * an article (see clean-html's STORY_TYPE).
+ * an article (see rules/class-names' STORY_TYPE).
  */
 export function selectContent(nodes: readonly BlockNode[], from: number, to: number, discussion = false, story = false): Selection | undefined {
   const count = to - from;
@@ -138,7 +138,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // ... but an article with a long comment thread still has its own body: substantial prose
   // outside those blocks keeps the hints on. A post marked up as the page's one <article>, with
   // the thread outside it, is its own body with less: an open thread's short post, say. Not on a
-  // page that declares itself a discussion (see clean-html's DISCUSSION_TYPE): a thread's opening
+  // page that declares itself a discussion (see rules/class-names' DISCUSSION_TYPE): a thread's opening
   // post is no article, and the replies that outweigh it are the thread.
   const useHints =
     unhinted >= hinted ||

@@ -88,7 +88,7 @@ export class FilterState {
   landmarks = 0;
   /** Open <article> landmarks (see boilerplateReason). */
   articles = 0;
-  /** The subtree being dropped is only hidden from screen readers (see open's img). */
+  /** The subtree being dropped is only hidden from screen readers (see ContentFilter.open's img). */
   softDropDecorative = false;
   /** The subtree being dropped is named a footer (see FOOTER_MISFIRE_FACTOR). */
   softDropFooter = false;
@@ -110,16 +110,16 @@ export class FilterState {
   anchors = 0;
   /** The text of the outermost open link, up to CTA_MAX and a chunk. */
   linkWords = '';
-  /** Open links hidden from screen readers and kept (see open). */
+  /** Open links hidden from screen readers and kept (see dropReason). */
   hiddenLinks = 0;
   /** Prose-like text (see PROSE_CHUNK) kept, in the boilerplate subtree being dropped, and in the largest one dropped. */
   keptProse = 0;
   /** Text-entry fields seen (see FORM_MIN_FIELDS). */
   fields = 0;
   droppedProse = 0;
-  /** Ids of the panels disclosure buttons open (see open). */
+  /** Ids of the panels disclosure buttons open (see dropReason). */
   readonly disclosed = new Set<string>();
-  /** Depth of the h2-h6 that closed last, until the next tag opens or closes (see open). */
+  /** Depth of the h2-h6 that closed last, until the next tag opens or closes (see ContentFilter.open). */
   headingClosed = -1;
   /** Text and link text of marked cards (see pruneLinkBlock), left out of their ancestors' density. */
   doomedText = 0;

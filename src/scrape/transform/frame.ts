@@ -38,7 +38,7 @@ export class Frame {
   linkOuterAtOpen = 0;
   /** A block a rail heading introduces (see isRailHeading): dropped when it closes. */
   rail = false;
-  /** A link hidden from screen readers (see open). */
+  /** A link hidden from screen readers (see dropReason). */
   hiddenLink = false;
   /** A <noscript> being read (see ContentOptions.lenient and noscript). */
   noscript = false;

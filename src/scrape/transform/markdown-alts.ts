@@ -21,7 +21,7 @@ function captionKey(s: string): string {
 
 /**
  * Blanks the alt text of the images outside links written in chunks [start, end): a card's
- * picture, when the card's title link names what it shows (see clean-html's repeatedItems).
+ * picture, when the card's title link names what it shows (see link-rules' repeatedItems).
  */
 export function blankLooseAlts(out: string[], loose: readonly number[], start: number, end: number): void {
   let lo = 0;
@@ -39,7 +39,7 @@ export function blankLooseAlts(out: string[], loose: readonly number[], start: n
 
 /**
  * Blanks the alt text of every picture written in chunks [start, end), in links or not: a
- * gallery's slide (see clean-html's slides), whose link only opens a larger copy of the photo.
+ * gallery's slide (see ContentFilter.close), whose link only opens a larger copy of the photo.
  */
 export function blankAlts(out: string[], start: number, end: number): void {
   for (let k = start; k < end && k < out.length; k++) {
@@ -51,7 +51,7 @@ export function blankAlts(out: string[], start: number, end: number): void {
 /**
  * Blanks the alt text of the last picture outside links before chunk `start` when the caption
  * written from `start` on opens with the same words: the publisher filled the alt text from the
- * caption, and the caption is being left out (see clean-html's captions).
+ * caption, and the caption is being left out (see ContentFilter.close).
  */
 export function blankCaptionAlt(out: string[], loose: readonly number[], start: number): void {
   let k = loose.length - 1;

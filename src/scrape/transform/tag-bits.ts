@@ -33,7 +33,7 @@ export const BLOCK: ReadonlySet<string> = new Set([
 
 export const HEADINGS: ReadonlySet<string> = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
 
-/** Blocks that hold a collapsible section's text (see ContentFilter.open). */
+/** Blocks that hold a collapsible section's text (see dropReason). */
 export const HIDDEN_SECTION_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'p', 'ul', 'ol', 'dl', 'table']);
 
 export function isHeadingTag(name: string): boolean {

@@ -37,7 +37,7 @@ export const SLIDER_CLASS = /slide|carousel|swiper|slick|flickity|owl-item|thumb
 const SLIDE_CLASS = /(?:^|[\s_-])slide(?:$|\s)/;
 const CLONED_SLIDE = /clone|duplicate/;
 
-/** Whether an element is one of a carousel's own slides (not a clone of one): see ContentFilter.open. */
+/** Whether an element is one of a carousel's own slides (not a clone of one): see dropReason. */
 export function isCarouselSlide(attrs: AttrSource): boolean {
   const cls = attrs.get('class');
   return cls !== undefined && SLIDE_CLASS.test(cls) && !CLONED_SLIDE.test(cls);
