@@ -5,14 +5,19 @@
  *
  * Compares, in one process and on the same pages held in memory: our transformPage
  * (onlyMainContent + markdown), the converter alone on the raw page (the floor our pipeline
- * sits on), turndown + GFM, and Readability (linkedom) + turndown. MB/s is input bytes over
+ * sits on), turndown + GFM, and Readability (linkedom) + turndown.
+ *
+ *   ... bench/markdown.ts --against DIR
+ *
+ * adds the transformPage of another checkout at DIR (a build before a change, say) as a row of
+ * its own, timed in the same interleaved rounds as ours: old and new alternate in one run. MB/s is input bytes over
  * total time; per-page figures are medians. The machine's CPUs may be shared, so compare rows
  * of the same run rather than runs with each other.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import kreuzberg from '@kreuzberg/html-to-markdown-node';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
@@ -48,10 +53,13 @@ export interface MarkdownBenchOptions {
   rounds?: number;
   /** Skip the slow JS baselines. */
   skipBaselines?: boolean;
+  /** Another checkout's transformPage, timed alongside ours (see --against). */
+  against?: { name: string; transformPage: TransformPage };
   log?: (line: string) => void;
 }
 
 type Convert = (html: string) => string;
+type TransformPage = typeof transformPage;
 
 interface TurndownLike {
   turndown(html: string): string;
@@ -68,7 +76,7 @@ function makeTurndown(): TurndownLike {
   return td;
 }
 
-function converters(): Array<{ name: string; convert: Convert; rounds: 'many' | 'one' }> {
+function converters(against?: MarkdownBenchOptions['against']): Array<{ name: string; convert: Convert; rounds: 'many' | 'one' }> {
   const td = makeTurndown();
   const opts = {
     baseUrl: 'https://www.postgresql.org/docs/15/',
@@ -78,8 +86,12 @@ function converters(): Array<{ name: string; convert: Convert; rounds: 'many' | 
     removeBase64Images: true,
   };
   const wants = { markdown: true, html: false, links: false, images: false };
+  const other = against;
   return [
     { name: 'gleaner transformPage (main content + markdown)', convert: (h) => transformPage(h, opts, wants).markdown ?? '', rounds: 'many' },
+    ...(other !== undefined
+      ? [{ name: `${other.name} transformPage (main content + markdown)`, convert: (h: string) => other.transformPage(h, opts, wants).markdown ?? '', rounds: 'many' as const }]
+      : []),
     {
       name: 'kreuzberg alone on the raw page (reference)',
       convert: (h) => kreuzberg.convert(h, { extractMetadata: false }).content ?? '',
@@ -144,7 +156,7 @@ export function runMarkdownBench(options: MarkdownBenchOptions = {}): MarkdownBe
   log(`corpus: ${pages.length} pages, ${(bytes / 1e6).toFixed(2)} MB from ${dir}; ${rounds} timed rounds for the fast rows`);
 
   const results: ConverterFigures[] = [];
-  const all = converters().filter((c) => !(options.skipBaselines && c.rounds === 'one'));
+  const all = converters(options.against).filter((c) => !(options.skipBaselines && c.rounds === 'one'));
   // A server converts pages all day: the JS rows are timed with their code optimised, after one
   // untimed pass over the whole corpus (the slow baselines get a shorter warm-up).
   for (const c of all) for (const html of c.rounds === 'many' ? pages : pages.slice(0, 30)) c.convert(html);
@@ -217,10 +229,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   if (!(globalThis as { gc?: unknown }).gc) console.log('(run with --expose-gc for steadier figures)');
   const limit = argValue('--limit');
   const rounds = argValue('--rounds');
+  const againstDir = argValue('--against');
+  const against = againstDir
+    ? {
+        name: path.basename(path.resolve(againstDir)),
+        transformPage: ((await import(pathToFileURL(path.resolve(againstDir, 'src/scrape/transform/index.ts')).href)) as { transformPage: TransformPage }).transformPage,
+      }
+    : undefined;
   const result = runMarkdownBench({
     limit: limit ? Number(limit) : undefined,
     rounds: rounds ? Number(rounds) : undefined,
     skipBaselines: process.argv.includes('--no-baselines'),
+    against,
   });
   console.log('');
   printMarkdownBench(result);

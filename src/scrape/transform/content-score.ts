@@ -4,132 +4,14 @@
  * block votes by its text: prose (long, few links) for, link text against; the subtree with the
  * largest total is the content. Prose in comment/related-like blocks votes against, unless such
  * blocks hold most of the page's prose (a forum thread is its comments). A series of like items
- * (a product grid, a listing's rows; see clean-html's repeatedItems) votes by its items' text
+ * (a product grid, a listing's rows; see link-rules' repeatedItems) votes by its items' text
  * where it outweighs the page's prose: a listing is its items although none of them is prose.
  * Where it nearly does, on a page without a body of prose, the series and the prose are both kept;
  * so are a shop's priced grid and the prose under it, where the grid has a good share of its text.
  */
 
-import { boundedMemo } from '../../memo.js';
-
-/** One block element of the cleaned output, in document order (parents before children). */
-export interface BlockNode {
-  name: string;
-  /** Index of the enclosing block node, -1 at the top. */
-  parent: number;
-  depth: number;
-  startChunk: number;
-  endChunk: number;
-  /** Text directly inside (inline descendants included, child blocks not): outside links. */
-  plain: number;
-  /** ... and inside links. */
-  link: number;
-  /** ... and inside links long enough to be item titles or teasers rather than navigation. */
-  card: number;
-  /** Sentence punctuation in its text (counted until the first chunk that has some): prose has it, menus rarely do. */
-  punct: number;
-  /** Class/id hint: +1 names content, -1 names furniture, 0 neither. */
-  hint: number;
-  startH1: number;
-  endH1: number;
-  /** Tag and first class word: siblings that share it are items of one kind (cards, rows). */
-  shape: string;
-  /** Previous sibling block and last child block (-1: none), to walk a block's children. */
-  prev: number;
-  last: number;
-  /** Subtree totals, filled in when the block closes: text, link text, images and headings. */
-  text: number;
-  links: number;
-  /** ... the same, marked cards inside included. */
-  all: number;
-  allLinks: number;
-  rich: number;
-  /** A price (a block whose class, itemprop, test hook or id names one) is inside it. */
-  priced: boolean;
-  /** A series whose items show prices in their text though no class names one (product cards). */
-  pricesShown: boolean;
-  /** Text of the repeated items among its children (see clean-html's repeatedItems), 0 if none. */
-  items: number;
-  /** ... and their link text. */
-  itemLinks: number;
-  /** A card left in place for its parent to claim (see clean-html's pruneLinkBlock): unclaimed, it is left out. */
-  doomed: boolean;
-  /** A series of items, or one of its items, that would have been pruned as mostly links. */
-  linky: boolean;
-  /** Some block inside it holds a series of items. */
-  nested: boolean;
-  /** A card one of a series' items holds (see clean-html's repeatedItems): linky, and kept with its series (see pick). */
-  claimed: boolean;
-  /** A card's title: one link to where the picture before it links (see clean-html's namesPicturedTarget). */
-  title: boolean;
-}
-
-export interface Selection {
-  /** Chunk ranges to keep, in order. */
-  ranges: Array<[number, number]>;
-  /** Text length kept. */
-  text: number;
-  h1s: number;
-  /** Tag name of the chosen subtree's root. */
-  root: string;
-  /** The chosen subtree is mostly one series of items (see introduction). */
-  series?: boolean;
-  /** The page is a shop's category: its largest series is of priced cards (see selectContent). */
-  catalogue?: boolean;
-}
-
-/**
- * Class/id words of discussion and teaser areas: prose there is not the page's content. A shop's
- * customer reviews are its discussion ("reviews", plural: a review article names itself "review").
- */
-const NEGATIVE_WORDS: ReadonlySet<string> = new Set([
-  'comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion',
-  'related', 'recommended', 'trending', 'popular', 'teaser', 'teasers', 'outbrain', 'taboola', 'reviews',
-]);
-/** ... of those, the words of a discussion (readers' comments, customers' reviews), as opposed to a teaser rail. */
-const DISCUSSION_WORDS: ReadonlySet<string> = new Set(['comment', 'comments', 'commentlist', 'disqus', 'respond', 'replies', 'reply', 'discussion', 'reviews']);
-const MAYBE_NEGATIVE = /comment|disqus|respond|repl|discussion|related|recommend|trending|popular|teaser|outbrain|taboola|reviews/i;
-
-/** The hint a block passes to its subtree: its own when its class or id names one, else its parent's. */
-export function blockHint(attrs: { get(name: string): string | undefined; readonly size?: number }, parentHint: number): number {
-  if (attrs.size === 0) return parentHint;
-  const own = Math.max(negativeClass(attrs.get('class')), negativeId(attrs.get('id')));
-  return own > 0 ? -own : parentHint;
-}
-
-/**
- * An id of more words than this is a heading's slug ("respond-to-review-comments" on a section of
- * a manual), which says what the section is about, not what kind of block it is.
- */
-const SLUG_WORDS = 4;
-
-function negativeId(v: string | undefined): number {
-  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return 0;
-  let words = 1;
-  for (let i = 0; i < v.length; i++) if (v.charCodeAt(i) === 45 || v.charCodeAt(i) === 95) words++;
-  return words > SLUG_WORDS ? 0 : negativeName(v);
-}
-
-// A class list repeats on many of a page's blocks: its kind is kept.
-const classKind = boundedMemo((v) => negativeName(v));
-
-function negativeClass(v: string | undefined): number {
-  return v === undefined ? 0 : classKind(v);
-}
-
-/** 0: no negative word; 1: a teaser word; 2: a discussion word (see DISCUSSION). */
-function negativeName(v: string | undefined): number {
-  if (v === undefined || !MAYBE_NEGATIVE.test(v)) return 0;
-  let kind = 0;
-  for (const w of v.toLowerCase().split(/[^a-z0-9]+/)) {
-    if (DISCUSSION_WORDS.has(w)) return 2;
-    if (NEGATIVE_WORDS.has(w)) kind = 1;
-  }
-  return kind;
-}
-
-/** The hint of a block a discussion word names (see blockHint); other negative names give -1. */
-const DISCUSSION = -2;
+import type { BlockNode, Selection } from './block-node.js';
+import { keep } from './content-keep.js';
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Blocks that are content whatever their votes: a subtree that has them beside its dominant child is kept whole. */
@@ -223,7 +105,7 @@ export function bodyOutside(nodes: readonly BlockNode[], from: number, to: numbe
  * Chooses the content subtree among `nodes[from..to)` (a landmark's nodes, or all of them).
  * Returns undefined when nothing scores above zero, i.e. the page has no prose to anchor on.
  * `discussion`: the page declares itself a forum thread or a Q&A (see useHints below); `story`:
- * an article (see clean-html's STORY_TYPE).
+ * an article (see rules/class-names' STORY_TYPE).
  */
 export function selectContent(nodes: readonly BlockNode[], from: number, to: number, discussion = false, story = false): Selection | undefined {
   const count = to - from;
@@ -256,7 +138,7 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   // ... but an article with a long comment thread still has its own body: substantial prose
   // outside those blocks keeps the hints on. A post marked up as the page's one <article>, with
   // the thread outside it, is its own body with less: an open thread's short post, say. Not on a
-  // page that declares itself a discussion (see clean-html's DISCUSSION_TYPE): a thread's opening
+  // page that declares itself a discussion (see rules/class-names' DISCUSSION_TYPE): a thread's opening
   // post is no article, and the replies that outweigh it are the thread.
   const useHints =
     unhinted >= hinted ||
@@ -657,129 +539,3 @@ export function introBefore(nodes: readonly BlockNode[], from: number): number {
   return prose >= PROSE_MIN && links <= INTRO_LINK_SHARE * box.text ? p : -1;
 }
 
-/** A rail (see keep): at least this many priced, linked cards, this share of the series' children, and at most this share of the content's text. */
-const RAIL_CARDS = 3;
-const RAIL_SHARE = 0.5;
-const RAIL_TEXT_SHARE = 0.5;
-/**
- * ... and at most this much text per child on average: a card names a product and its price; a
- * buying guide's pick, priced too, goes on to review it at length.
- */
-const RAIL_ITEM_TEXT = 1000;
-
-const WHOLE_PARTS: ReadonlySet<string> = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'li']);
-
-/** The subtree at `best` (relative to `from`), less its link-dense edges, pruned blocks and discussions. */
-function keep(
-  nodes: readonly BlockNode[],
-  from: number,
-  best: number,
-  size: Int32Array,
-  sum: Float64Array,
-  text: Float64Array,
-  gone: Uint8Array,
-  useHints: boolean,
-  /** Whether rails of other products go (see rail): not where series are the content. */
-  railsOut = false,
-  /** Whether cards that only show prices in their text count as priced (see selectContent). */
-  shop = false,
-): Selection {
-  const root = nodes[from + best]!;
-  // A series inside the content whose items are mostly linked cards with a price is a rail of
-  // other products (related, bought together, the brand's range), not the page's own; where it
-  // is most of the content (a buying guide's picks), it is the content.
-  const rail = (at: number): boolean => {
-    const n = nodes[from + at]!;
-    const shown = shop && n.pricesShown;
-    if (n.items === 0 || !(n.priced || shown)) return false;
-    let kids = 0;
-    let cards = 0;
-    for (let i = at + 1; i < at + size[at]!; i += size[i]!) {
-      const k = nodes[from + i]!;
-      kids++;
-      if ((k.priced || shown) && k.allLinks > 0) cards++;
-    }
-    return cards >= RAIL_CARDS && cards >= RAIL_SHARE * kids && text[at]! <= RAIL_TEXT_SHARE * text[best]! && text[at]! <= RAIL_ITEM_TEXT * kids;
-  };
-  // Blocks at the edges of the chosen subtree that vote against it (link lists, share bars,
-  // "next/previous" links) are left out; inside the content, such blocks (a checklist of links,
-  // a table of contents) stay.
-  const holes: number[] = [];
-  const trim = (at: number): void => {
-    // A table's rows and cells are its shape, not edges: a row without its first cell is garbled;
-    // an item's linked title is its head, not an edge of the list. A series that is the content
-    // keeps its first and last items though they are only a linked title and a price (the one
-    // beside them with a note is no more the content than they are).
-    if (WHOLE_PARTS.has(nodes[from + at]!.name) || (!railsOut && nodes[from + at]!.items > 0)) return;
-    const kids: number[] = [];
-    for (let i = at + 1; i < at + size[at]!; i += size[i]!) kids.push(i);
-    let first = -1;
-    let last = -1;
-    for (let k = 0; k < kids.length; k++) {
-      if (sum[kids[k]!]! > 0) {
-        if (first < 0) first = k;
-        last = k;
-      }
-    }
-    if (first < 0) return;
-    for (let k = 0; k < kids.length; k++) if ((k < first || k > last) && sum[kids[k]!]! < 0) holes.push(kids[k]!);
-    trim(kids[first]!);
-    if (last !== first) trim(kids[last]!);
-  };
-  trim(best);
-  for (let i = best + 1; i < best + size[best]!; i++) {
-    if (gone[i] === 1) holes.push(i);
-    else if (railsOut && rail(i)) holes.push(i);
-    // A discussion inside the content (the comments under each answer of a Q&A page, a shop's
-    // reviews between the description and the specs) goes too, not only one at its edges.
-    else if (useHints && sum[i]! < 0 && nodes[from + i]!.hint === DISCUSSION && nodes[nodes[from + i]!.parent]!.hint !== DISCUSSION) holes.push(i);
-  }
-  holes.sort((a, b) => a - b);
-  const ranges: Array<[number, number]> = [];
-  let previous = -1;
-  let keptText = text[best]!;
-  let h1s = root.endH1 - root.startH1;
-  let at = root.startChunk;
-  for (const i of holes) {
-    const n = nodes[from + i]!;
-    // (A card inside a hole goes with it; a trimmed edge may be a discussion too.)
-    if (n.startChunk < at || i === previous) continue;
-    previous = i;
-    if (n.startChunk > at) ranges.push([at, n.startChunk]);
-    at = n.endChunk;
-    keptText -= text[i]!;
-    h1s -= n.endH1 - n.startH1;
-  }
-  if (root.endChunk > at) ranges.push([at, root.endChunk]);
-  return { ranges, text: keptText, h1s, root: root.name };
-}
-
-/**
- * Where nothing scores (no prose to anchor on), the whole range is kept, less the blocks that
- * stand for pruned ones (see BlockNode.doomed and .linky): the chunk ranges left, and the text
- * and h1s cut (a card's text is already left out of the counts); undefined when there are none.
- */
-export function withoutPruned(
-  nodes: readonly BlockNode[],
-  from: number,
-  to: number,
-  start: number,
-  end: number,
-): { ranges: Array<[number, number]>; text: number; h1s: number } | undefined {
-  let ranges: Array<[number, number]> | undefined;
-  let at = start;
-  let text = 0;
-  let h1s = 0;
-  for (let i = from; i < to; i++) {
-    const n = nodes[i]!;
-    if (!(n.doomed || n.linky) || n.startChunk < at) continue;
-    ranges ??= [];
-    if (n.startChunk > at) ranges.push([at, n.startChunk]);
-    at = n.endChunk;
-    if (!n.doomed) text += n.text;
-    h1s += n.endH1 - n.startH1;
-  }
-  if (ranges === undefined) return undefined;
-  if (end > at) ranges.push([at, end]);
-  return { ranges, text, h1s };
-}

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bestSrcsetCandidate, extractImages } from './images.js';
-import { extractLinks } from './links.js';
-import { extractMetadata } from './metadata.js';
+import { extractImages, extractLinks, extractMetadata } from './extract.js';
+import { bestSrcsetCandidate } from './images.js';
 import { transformPage } from './index.js';
 
 const BASE = 'https://shop.example.com/catalog/item.html';

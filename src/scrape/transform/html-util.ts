@@ -148,3 +148,11 @@ export const COLLAPSIBLE_SPACE = /\s{2,}|[^\S ]/g;
 export function cleanText(raw: string): string {
   return decodeText(raw).replace(COLLAPSIBLE_SPACE, ' ').trim();
 }
+
+/**
+ * Documents that declare themselves XML (the DocBook/XHTML manuals, for one) write empty
+ * elements as `<a id="x"/>`; honouring the slash there keeps them from swallowing what follows.
+ */
+export function looksLikeXhtml(html: string): boolean {
+  return /^\uFEFF?\s*<\?xml\b/.test(html.slice(0, 256));
+}

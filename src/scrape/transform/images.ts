@@ -1,7 +1,6 @@
 /** The `images` format: image URLs referenced by the page, absolute and de-duplicated. */
 import { type AttrSource, decodeAttr } from './html-util.js';
 import { type Resolver, isHttp } from './url.js';
-import { scanDocument } from './scan.js';
 
 /** Lazy-loading attributes that hold the real image while `src` holds a placeholder. */
 export const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-lazy', 'data-url'] as const;
@@ -97,8 +96,4 @@ export class ImageCollector {
   result(): string[] {
     return [...this.seen];
   }
-}
-
-export function extractImages(html: string, baseUrl: string): string[] {
-  return scanDocument(html, { baseUrl, images: true }).images ?? [];
 }

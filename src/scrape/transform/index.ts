@@ -9,10 +9,9 @@ import { postprocessMarkdown } from './markdown.js';
 import { scanDocument } from './scan.js';
 import { selectorStarts } from './tag-selectors.js';
 
-export { toMarkdown, postprocessMarkdown, codeLanguage } from './markdown.js';
-export { extractLinks } from './links.js';
-export { extractImages, bestSrcsetCandidate } from './images.js';
-export { extractMetadata } from './metadata.js';
+export { postprocessMarkdown, codeLanguage } from './markdown.js';
+export { extractLinks, extractImages, extractMetadata, toMarkdown } from './extract.js';
+export { bestSrcsetCandidate } from './images.js';
 export { boilerplateReason } from './main-content.js';
 
 const MAX_MISFIRE_ROUNDS = 3;

@@ -1,7 +1,6 @@
 /** The `links` format: every `<a href>` on the page, absolute, de-duplicated in document order. */
 import type { AttrSource } from './html-util.js';
 import { type Resolver, isHttpOrMailto } from './url.js';
-import { scanDocument } from './scan.js';
 
 export class LinkCollector {
   private readonly seen = new Set<string>();
@@ -21,8 +20,4 @@ export class LinkCollector {
   result(): string[] {
     return [...this.seen];
   }
-}
-
-export function extractLinks(html: string, baseUrl: string): string[] {
-  return scanDocument(html, { baseUrl, links: true }).links ?? [];
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codeLanguage, postprocessMarkdown, toMarkdown } from './markdown.js';
+import { toMarkdown } from './extract.js';
+import { codeLanguage, postprocessMarkdown } from './markdown.js';
 import { transformPage } from './index.js';
 import { MarkdownWriter } from './markdown-writer.js';
 

@@ -1,9 +1,7 @@
 /**
- * Markdown helpers: code languages from class conventions, whole-document conversion, and the
- * final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
+ * Markdown helpers: code languages from class conventions and the final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
  */
 import { codeAt, codeOrNone } from './html-util.js';
-import { scanDocument } from './scan.js';
 
 /** Languages that name no language: a fence without a tag says the same more plainly. */
 const NON_LANGUAGES = new Set(['none', 'default', 'text', 'plain', 'plaintext', 'nohighlight', 'no-highlight', 'txt']);
@@ -31,23 +29,6 @@ export function codeLanguage(classAttr: string | undefined): string | undefined 
     if (/^[\w+#.-]{1,40}$/.test(other) && !NON_LANGUAGES.has(other.toLowerCase())) return other.toLowerCase();
   }
   return undefined;
-}
-
-export interface MarkdownOptions {
-  /** Replace `data:` image sources with their alt text (default true). */
-  removeBase64Images?: boolean;
-}
-
-/**
- * HTML → markdown for any HTML document or fragment: links and images absolute against
- * `baseUrl` (and the document's `<base href>`), scripts and styles dropped, nothing else removed.
- */
-export function toMarkdown(html: string, baseUrl: string, opts: MarkdownOptions = {}): string {
-  const scan = scanDocument(html, {
-    baseUrl,
-    content: { onlyMainContent: false, output: 'markdown' },
-  });
-  return postprocessMarkdown(scan.content?.content ?? '', opts.removeBase64Images ?? true);
 }
 
 // A fence, possibly indented under list items or prefixed by block quotes.

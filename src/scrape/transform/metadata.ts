@@ -2,7 +2,6 @@
 import type { PageMetadata } from '../types.js';
 import { type AttrSource, cleanText, decodeAttr } from './html-util.js';
 import type { Resolver } from './url.js';
-import { scanDocument } from './scan.js';
 
 /** Raw meta keys (lower-cased) that map onto the named camelCase fields of the v2 Document. */
 const NAMED_META: Readonly<Record<string, string>> = {
@@ -163,15 +162,6 @@ export class MetadataCollector {
 
   private resolveRaw(raw: string | undefined): string | undefined {
     return raw === undefined ? undefined : this.resolve(raw);
-  }
-}
-
-/** Metadata of a whole document. Never throws. */
-export function extractMetadata(html: string, baseUrl: string): PageMetadata {
-  try {
-    return scanDocument(html, { baseUrl, metadata: true }).metadata ?? {};
-  } catch {
-    return {};
   }
 }
 

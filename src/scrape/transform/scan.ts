@@ -7,6 +7,7 @@ import { ContentFilter, type ContentOptions, type ContentResult } from './clean-
 import { ImageCollector } from './images.js';
 import { LinkCollector } from './links.js';
 import { MetadataCollector } from './metadata.js';
+import { looksLikeXhtml } from './html-util.js';
 import { streamHtml } from './stream.js';
 import { effectiveBase, findBaseHref, makeResolver } from './url.js';
 
@@ -25,14 +26,6 @@ export interface ScanResult {
   links?: string[];
   images?: string[];
   content?: ContentResult;
-}
-
-/**
- * Documents that declare themselves XML (the DocBook/XHTML manuals, for one) write empty
- * elements as `<a id="x"/>`; honouring the slash there keeps them from swallowing what follows.
- */
-export function looksLikeXhtml(html: string): boolean {
-  return /^\uFEFF?\s*<\?xml\b/.test(html.slice(0, 256));
 }
 
 export function scanDocument(html: string, opts: ScanOptions): ScanResult {

@@ -4,7 +4,7 @@
  * offsets of the matched elements. Only pages that use these options pay for the DOM.
  */
 import { load } from 'cheerio';
-import { looksLikeXhtml } from './scan.js';
+import { looksLikeXhtml } from './html-util.js';
 import { neutralizeMarkup } from './stream.js';
 
 export interface SelectorStarts {

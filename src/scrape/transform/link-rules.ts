@@ -1,0 +1,242 @@
+/**
+ * Rules for blocks of links as they close: menus and tag clouds go; a card of a grid, an item's
+ * line of facts or a series of items is marked for the scoring to decide; a teaser paragraph and
+ * its rail's label go together.
+ */
+import { isPitch } from './block-rules.js';
+import type { FilterState } from './filter-state.js';
+import type { Frame } from './frame.js';
+import { cleanText } from './html-util.js';
+import { countWords } from './markdown-repeats.js';
+import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, MENU_SHAPE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
+import { LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
+import { ITEM_PARTS, TEASER_CONTEXT, TEASER_LINK_SHARE, TEASER_MIN_TEXT } from './rules/paragraphs.js';
+import { LABEL_MAX } from './rules/placeholders.js';
+import { isRailHeading } from './rules/rail-heading.js';
+import { IS_LINK_BLOCK } from './tag-bits.js';
+
+/** Moves a just-closed long link's text from link text to card text (see LONG_LINK_TEXT). */
+export function longLinkAsText(s: FilterState, frame: Frame): void {
+  const text = s.linkText - frame.startLink;
+  if (text < LONG_LINK_TEXT) return;
+  s.linkText -= text;
+  for (let i = frame.linkNodeStart; i < s.nodes.length; i++) {
+    const n = s.nodes[i]!;
+    n.card += n.link;
+    n.link = 0;
+  }
+  if (frame.linkOuterNode >= 0 && frame.linkOuterNode < s.nodes.length) {
+    const n = s.nodes[frame.linkOuterNode]!;
+    const d = n.link - frame.linkOuterAtOpen;
+    n.card += d;
+    n.link -= d;
+  }
+}
+
+/**
+ * A paragraph of the text flow that is (nearly) all link text is a teaser for another page
+ * between the paragraphs ("READ MORE: ...", a related story's headline, a row of such links),
+ * not the text. In a list item, a cell or a card (no prose before it in its parent) it may be
+ * an item's title or teaser, which the scoring weighs.
+ */
+export function pruneTeaserParagraph(s: FilterState, frame: Frame): void {
+  const text = s.keptText - frame.startText;
+  if (text < TEASER_MIN_TEXT) return;
+  const parent = s.emittedParent();
+  if (parent === undefined || ITEM_PARTS.has(parent.name)) return;
+  // Between paragraphs: the text before it in its parent is prose, not a card's linked title.
+  if (frame.startText - parent.startText - (frame.startLink - parent.startLink) < TEASER_CONTEXT) return;
+  if ((s.linkText - frame.startLink) / text < TEASER_LINK_SHARE) return;
+  // A paragraph of its own right before it that names a rail ("You may also like", "Don't
+  // miss") is the teasers' label and goes with them.
+  const label = s.railLabel;
+  s.truncateTo(label !== undefined && label.endChunk === frame.startChunk && label.endText === frame.startText ? label : frame);
+}
+
+/** Remembers a just-closed paragraph that names a rail (see pruneTeaserParagraph). */
+export function noteRailLabel(s: FilterState, frame: Frame): void {
+  const text = s.keptText - frame.startText;
+  if (text <= 0 || text > LABEL_MAX || s.tail.length < text || s.linkText !== frame.startLink || !isRailHeading(cleanText(s.tail.slice(-text)))) return;
+  s.railLabel = {
+    startChunk: frame.startChunk,
+    startText: frame.startText,
+    startLink: frame.startLink,
+    startH1: frame.startH1,
+    startNode: frame.startNode,
+    startCandidate: frame.startCandidate,
+    startDoomedText: frame.startDoomedText,
+    startDoomedLink: frame.startDoomedLink,
+    md: { ...frame.md },
+    endChunk: s.out.length,
+    endText: s.keptText,
+  };
+}
+
+/**
+ * Drops a just-closed block that is mostly link text with little else (menus, tag clouds,
+ * "related" rails without telling class names). Its serialization is the tail of the output,
+ * so removing it after the fact is a truncation.
+ */
+export function pruneLinkBlock(s: FilterState, frame: Frame): void {
+  // A block inside a link is all link text; the link is judged when the block around it closes.
+  if (s.inLink > 0) return;
+  if (frame.name === 'p') {
+    if (isPitch(s, frame)) return s.truncateTo(frame);
+    pruneTeaserParagraph(s, frame);
+    return noteRailLabel(s, frame);
+  }
+  if (!(frame.bits & IS_LINK_BLOCK)) return;
+  const text = s.keptText - frame.startText - (s.doomedText - frame.startDoomedText);
+  if (text <= 0) return;
+  const links = s.linkText - frame.startLink - (s.doomedLink - frame.startDoomedLink);
+  if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
+  const node = frame.node >= 0 ? s.nodes[frame.node] : undefined;
+  if (node !== undefined) {
+    // A grid or list of items may be the page's content however linked its items are; the
+    // scoring decides (it is marked, and its links stop counting against its ancestors).
+    if (node.items > 0) {
+      node.linky = true;
+      s.doomedLink += links;
+      return;
+    }
+    // A card (a linked title over an image, a heading) may be one item of such a grid, which
+    // only its parent can tell: it is left in place, marked, and left out later unless its
+    // parent turns out to hold a series of them. A linked title with a price is a card too,
+    // though its picture sits beside it (a chart's entry): menus name no prices, by class or
+    // in their text. So is a block that only links where the picture before it links (see
+    // namesPicturedTarget), and a short line of links under an item's title (see isItemLine).
+    if (node.parent >= 0 && (node.rich > 0 || node.priced || (links === text && namesPicturedTarget(s)) || (links < text && showsPrice(s, frame, text)) || (s.landmarks > 0 && isLinkList(s, frame.node)) || (links === text && isItemLine(s, frame, text, node.parent)))) {
+      node.doomed = true;
+      if (links === text && namesPicturedTarget(s)) node.title = true;
+      s.doomedText += text;
+      s.doomedLink += links;
+      return;
+    }
+  }
+  s.truncateTo(frame);
+}
+
+/**
+ * A short block of links that follows text in its parent (a row's "by <author>" under the
+ * book's title, a post's date and tags under its title, "4.7 out of 5 stars 58,483") is a fact
+ * of the item it sits in, when it is one of a series' items. A line that opens its parent is
+ * the item's kicker (a category or section name above the title, which listings link to their
+ * archive), and a button is the item's action: both go, as before. So does a widget's row of
+ * links to the page itself ("1 of 5 stars" to "#"), a control.
+ */
+export function isItemLine(s: FilterState, frame: Frame, text: number, parent: number): boolean {
+  if (text > ITEM_LINE_MAX && !isTagList(s, frame, text)) return false;
+  if (s.linkButton || (s.linkHref !== undefined && s.linkHref.startsWith('#')) || ITEM_ACTION.test(s.linkWords)) return false;
+  for (let i = s.stack.length - 1; i >= 0; i--) {
+    const f = s.stack[i]!;
+    if (f.node === parent) return f.startText < frame.startText;
+  }
+  return false;
+}
+
+/** A row of short links, a few words each (a game's tags, a recipe's categories): longer than an item's line, no longer than a tag list. */
+export function isTagList(s: FilterState, frame: Frame, text: number): boolean {
+  const count = s.linksOpened - frame.startLinks;
+  return count >= TAG_LIST_MIN && text <= TAG_LIST_MAX && text <= TAG_MAX * count;
+}
+
+/**
+ * A block that is one link to the page the picture just before it links to is a card's title
+ * (a product tile links its photo and its name to the product): a menu does not link a picture
+ * and a name to one page.
+ */
+export function namesPicturedTarget(s: FilterState): boolean {
+  return s.linkHref !== undefined && s.linkHref === s.pictureHref && countWords(s.linkWords) >= CARD_TITLE_MIN_WORDS;
+}
+
+/**
+ * Whether a short block just closed shows a price (a currency sign beside a figure) though no
+ * class names one: with text beside its links, a product card's text, as menus show none. (A
+ * link that is all price, "$899 at the store", is a buying button.)
+ */
+export function showsPrice(s: FilterState, frame: Frame, text: number): boolean {
+  return text <= SHOWN_PRICE_MAX_TEXT && s.chunksShowPrice(frame.startChunk, s.out.length);
+}
+
+/**
+ * A list of links inside the page's landmark may be one group of an index split into sections
+ * (a category's members under each letter): like a card, only its parent's parent can tell.
+ */
+export function isLinkList(s: FilterState, at: number): boolean {
+  const node = s.nodes[at]!;
+  if (node.name !== 'ul' && node.name !== 'ol') return false;
+  let items = 0;
+  for (let c = node.last; c >= 0; c = s.nodes[c]!.prev) if (s.nodes[c]!.name === 'li') items++;
+  return items >= ITEM_MIN;
+}
+
+/**
+ * Records whether a just-closed block's children are a series of items of one shape (cards of
+ * a product grid, rows of a listing, entries of a feed): enough of them, each with some text
+ * and most with an image, a heading or text beside their link. A menu's items (a link each,
+ * one or two words) are not.
+ */
+export function repeatedItems(s: FilterState, at: number): void {
+  const nodes = s.nodes;
+  if (MENU_SHAPE.test(nodes[at]!.shape)) return;
+  let shapes: Map<string, number[]> | undefined;
+  let kids = 0;
+  for (let c = nodes[at]!.last; c >= 0; c = nodes[c]!.prev) {
+    kids++;
+    const k = nodes[c]!;
+    // A block holding a series of its own is a section of a page of sections, not an item.
+    // (Bare divs are layout as often as items: a series needs a named shape or an item tag.)
+    if (k.all <= 0 || k.items > 0 || k.nested || k.shape === 'div' || !ITEM_TAGS.has(k.name) || MENU_SHAPE.test(k.shape)) continue;
+    shapes ??= new Map();
+    let g = shapes.get(k.shape);
+    if (g === undefined) shapes.set(k.shape, (g = [0, 0, 0, 0]));
+    g[0]!++;
+    if (k.rich > 0 || (k.allLinks > 0 && k.allLinks < k.all)) g[1]!++;
+    g[2]! += k.all;
+    g[3]! += k.allLinks;
+  }
+  if (shapes === undefined || kids < ITEM_MIN) return;
+  let best: number[] | undefined;
+  let bestShape = '';
+  // A long list of bare links inside the page's main or article landmark (an index, a "List
+  // of ..." page, a category's members) is what such a page is for; in a menu it would have
+  // been dropped by the boilerplate rules before it got here.
+  const index = s.landmarks > 0 && (nodes[at]!.name === 'ul' || nodes[at]!.name === 'ol');
+  for (const [shape, g] of shapes) {
+    const linkList = index && shape === 'li' && g[0]! >= LINK_LIST_MIN && g[3]! >= LINK_LIST_SHARE * g[2]!;
+    if (g[0]! < ITEM_MIN || (linkList ? g[2]! < LINK_LIST_TEXT : g[1]! < ITEM_RICH_SHARE * g[0]! || g[2]! < ITEM_MIN_TEXT * g[0]!)) continue;
+    if (best === undefined || g[2]! > best[2]!) {
+      best = g;
+      bestShape = shape;
+    }
+  }
+  if (best === undefined) return;
+  const node = nodes[at]!;
+  node.items = best[2]!;
+  node.itemLinks = best[3]!;
+  let shown = 0;
+  // The items' cards, wherever they sit inside them, are claimed.
+  for (let c = node.last; c >= 0; c = nodes[c]!.prev) {
+    const k = nodes[c]!;
+    if (k.shape !== bestShape) continue;
+    if (!node.priced && k.all <= SHOWN_PRICE_MAX_TEXT && s.chunksShowPrice(k.startChunk, k.endChunk)) shown++;
+    // An item's picture outside its links is what the item's title link names: its alt text
+    // repeats the title or describes a photo (as a picture link's alt text is, see MarkdownWriter).
+    if (k.allLinks > 0) s.sink.blankLooseAlts(k.startChunk, k.endChunk);
+    for (let i = c; i < nodes.length && nodes[i]!.startChunk < k.endChunk; i++) {
+      const d = nodes[i]!;
+      if (!d.doomed) continue;
+      d.doomed = false;
+      d.linky = true;
+      d.claimed = true;
+      s.doomedText -= d.text;
+      s.doomedLink -= d.links;
+    }
+  }
+  node.pricesShown = shown >= ITEM_RICH_SHARE * best[0]!;
+  // A card's title stays with its series' other text only in a shop's grid (see pick): elsewhere
+  // (a blog's teasers) the titles go with the rest of the series when it is not the content.
+  if (!node.priced && !node.pricesShown) {
+    for (let i = at + 1; i < nodes.length; i++) nodes[i]!.title = false;
+  }
+}
