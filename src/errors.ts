@@ -93,3 +93,21 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/**
+ * Marks a schema issue (as its `params`) as one that a catalog row other than `BAD_REQUEST`
+ * answers: a body whose every issue carries the same key gets that row, with the issues as
+ * `details`. A malformed URL is an `INVALID_URL` wherever in the body it sits.
+ */
+export const issueParams = (key: ErrorKey): { catalogKey: ErrorKey } => ({ catalogKey: key });
+
+/** The catalog key every issue agrees on (see `issueParams`), or undefined. */
+export function issuesCatalogKey(issues: readonly { params?: unknown }[]): ErrorKey | undefined {
+  let key: ErrorKey | undefined;
+  for (const i of issues) {
+    const k = (i.params as { catalogKey?: ErrorKey } | undefined)?.catalogKey;
+    if (k === undefined || (key !== undefined && k !== key)) return undefined;
+    key = k;
+  }
+  return key;
+}

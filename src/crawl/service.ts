@@ -82,7 +82,7 @@ export class CrawlService {
       } catch (e) {
         if (!ignoreInvalidURLs) {
           if (isApiError(e) && e.key === 'INVALID_URL') {
-            throw new ApiError('BAD_REQUEST', { details: [{ code: 'invalid_url', path: ['urls', i], message: `Invalid URL: ${raw}` }] });
+            throw new ApiError('INVALID_URL', { details: [{ code: 'invalid_url', path: ['urls', i], message: `Invalid URL: ${raw}` }] });
           }
           throw e;
         }
