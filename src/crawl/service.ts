@@ -47,7 +47,9 @@ export class CrawlService {
       throw new ApiError('UNSUPPORTED_OPTION', { message: "The 'prompt' option is not supported yet by this server", details: [{ path: 'prompt' }] });
     }
     rejectPending(req.scrapeOptions, 'scrapeOptions.');
-    await this.deps.guard.checkUrl(url);
+    // Under lockdown nothing is fetched (pages come from the cache), so the host is not even
+    // resolved: the guard still stands in front of every real fetch.
+    if (!req.scrapeOptions.lockdown) await this.deps.guard.checkUrl(url);
     await this.claimIdempotencyKey(teamId, idempotencyKey);
     const id = randomUUID();
     await this.create({
@@ -77,7 +79,7 @@ export class CrawlService {
     for (const [i, raw] of urls.entries()) {
       try {
         const url = normaliseTargetUrl(raw);
-        await this.deps.guard.checkUrl(url);
+        if (!scrapeOptions.lockdown) await this.deps.guard.checkUrl(url);
         valid.push(url);
       } catch (e) {
         if (!ignoreInvalidURLs) {

@@ -17,14 +17,13 @@ import { applyParsed, parseFetched } from '../parse/scrape.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
-import { pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
+import { effectiveMaxAge, pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
 import { proxyAttempts, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
 import type { BrowserStorageState, Engine, FetchResult, FetchTransform, TransformResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
-const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
 
 export interface ScrapeContext {
   teamId: string;
@@ -100,7 +99,7 @@ export class Scraper {
     const personal = Boolean(options.actions?.length) || options.profile !== undefined || options.keepAlive === true;
     const cacheable =
       options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot && !personal;
-    const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot && !personal);
+    const consultCache = options.lockdown || options.minAge !== undefined || (effectiveMaxAge(options) > 0 && !options.headers && !wantsScreenshot && !personal);
     const cacheKey = consultCache || cacheable ? cacheKeyFor(url, options) : '';
     if (consultCache) {
       const cached = await this.fromCache(url, cacheKey, options, ctx);
@@ -144,13 +143,13 @@ export class Scraper {
   private async fromCache(url: string, cacheKey: string, o: ScrapeOptions, ctx: ScrapeContext): Promise<Document | undefined> {
     const entry = await this.deps.documents.getCached(ctx.teamId, cacheKey);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
+    const maxAge = effectiveMaxAge(o);
     if (o.lockdown) {
-      const maxAge = Math.max(o.maxAge, LOCKDOWN_MAX_AGE_MS);
       // The URL is deliberately left out of the error: lockdown callers ask for no trace of it.
       if (!entry || age > maxAge) throw new ApiError('SCRAPE_LOCKDOWN_CACHE_MISS');
     } else if (o.minAge !== undefined) {
       if (!entry || age < o.minAge) throw new ApiError('SCRAPE_NO_CACHED_DATA', { details: { url } });
-    } else if (!entry || age > o.maxAge) {
+    } else if (!entry || age > maxAge) {
       return undefined;
     }
     const doc = entry!.document;
