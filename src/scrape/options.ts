@@ -231,7 +231,13 @@ export const pendingFeatures = memoByObject((o: ScrapeOptions): readonly Pending
 export const pageTransform = memoByObject((o: ScrapeOptions): PageTransform => {
   const want = (t: string) => o.formats.some((f) => f.type === t);
   return {
-    opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
+    opts: {
+      onlyMainContent: o.onlyMainContent,
+      includeTags: o.includeTags ?? [],
+      excludeTags: o.excludeTags ?? [],
+      removeBase64Images: o.removeBase64Images,
+      blockAds: o.blockAds,
+    },
     wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
   };
 });

@@ -18,7 +18,7 @@ import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
 import type { Document, DocumentMetadata } from './document.js';
 import { effectiveMaxAge, pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
-import { proxyAttempts, type ProxyAttempt } from './proxy.js';
+import { acceptLanguageFor, proxyAttempts, routingWarnings, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
 import type { BrowserStorageState, Engine, FetchResult, FetchTransform, TransformResult } from './types.js';
@@ -110,7 +110,9 @@ export class Scraper {
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
-      await this.deps.documents.putCached(ctx.teamId, cacheKey, url, doc);
+      // The warning is about this fetch's route (its proxy), not the page a later hit reads.
+      const { warning: _routeWarning, ...page } = doc;
+      await this.deps.documents.putCached(ctx.teamId, cacheKey, url, page);
     }
     return this.finish(doc, scrapeId, ctx, options, true);
   }
@@ -239,9 +241,10 @@ export class Scraper {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
-    const languages = o.location?.languages;
-    if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
-      headers['Accept-Language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
+    // The location's language on every engine: its languages, else its country's usual one.
+    const acceptLanguage = acceptLanguageFor(o.location);
+    if (acceptLanguage && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
+      headers['Accept-Language'] = acceptLanguage;
     }
     const screenshot = o.formats.find((f) => f.type === 'screenshot');
     const req: BrowserFetchRequest = {
@@ -321,6 +324,8 @@ export class Scraper {
         details: { contentType: result.contentType, url: result.url },
       });
     }
+    const warnings = routingWarnings(this.deps.proxies, o, proxy);
+    if (warnings.length > 0) doc.warning = warnings.join(' ');
     if (want.has('rawHtml')) doc.rawHtml = text ?? '';
     if (want.has('rawBase64')) doc.rawBase64 = result.body.toString('base64');
     if (result.screenshot) {
@@ -362,6 +367,7 @@ function cacheKeyFor(url: string, o: ScrapeOptions): string {
     includeTags: o.includeTags ?? [],
     excludeTags: o.excludeTags ?? [],
     removeBase64Images: o.removeBase64Images,
+    blockAds: o.blockAds,
     mobile: o.mobile,
     waitFor: o.waitFor,
     location: o.location ?? null,

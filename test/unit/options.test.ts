@@ -54,7 +54,7 @@ describe('proxy attempts', () => {
   const proxies = { basic: 'http://b', enhanced: 'http://e', countries: { DE: 'socks5://de' } };
   it('orders auto as basic then enhanced, and prefers a country proxy for basic', () => {
     expect(proxyAttempts(proxies, 'auto', undefined)).toEqual([{ tier: 'basic', url: 'http://b' }, { tier: 'enhanced', url: 'http://e' }]);
-    expect(proxyAttempts(proxies, 'basic', 'DE')).toEqual([{ tier: 'basic', url: 'socks5://de' }]);
+    expect(proxyAttempts(proxies, 'basic', 'DE')).toEqual([{ tier: 'basic', url: 'socks5://de', country: 'DE' }]);
   });
   it('goes direct when nothing is configured', () => {
     expect(proxyAttempts({ countries: {} }, 'enhanced', undefined)).toEqual([{ tier: 'basic', url: undefined }]);

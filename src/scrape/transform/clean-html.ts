@@ -60,6 +60,8 @@ export interface ContentOptions {
   noscript?: boolean;
   /** Start offsets of elements the boilerplate rules must not drop (see ContentResult.misfire). */
   keepStarts?: ReadonlySet<number>;
+  /** Elements left out with their subtree, as excludeTags' are (blockAds: see ad-blocks.ts). */
+  dropElement?: (name: string, attrs: AttrView) => boolean;
 }
 
 export interface ContentResult {
@@ -511,6 +513,7 @@ export class ContentFilter {
   private readonly md: MarkdownWriter | undefined;
   private readonly includeStarts: ReadonlySet<number> | undefined;
   private readonly excludeStarts: ReadonlySet<number> | undefined;
+  private readonly dropElement: ((name: string, attrs: AttrView) => boolean) | undefined;
   /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
   private hardDrop = -1;
   /** Inside a <style> or <script> (raw text; they never nest). */
@@ -640,6 +643,7 @@ export class ContentFilter {
     this.includeStarts = opts.includeStarts;
     this.keepStarts = opts.keepStarts;
     this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
+    this.dropElement = opts.dropElement;
   }
 
   open(name: string, attrs: AttrView, start: number): void {
@@ -687,7 +691,8 @@ export class ContentFilter {
     }
     if (
       (bits & IS_NON_CONTENT && !(this.readNoscript && name === 'noscript')) ||
-      (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
+      (this.excludeStarts !== undefined && this.excludeStarts.has(start)) ||
+      (this.dropElement !== undefined && this.dropElement(name, attrs))) {
       this.hardDrop = depth;
       this.droppingNoscript = name === 'noscript';
       return;

@@ -4,6 +4,7 @@
  * page streams past, not converted from HTML afterwards.
  */
 import type { TransformOptions, TransformResult, TransformWants } from '../types.js';
+import { isAdOrConsentBlock } from './ad-blocks.js';
 import type { ContentOptions, ContentResult } from './clean-html.js';
 import { postprocessMarkdown } from './markdown.js';
 import { scanDocument } from './scan.js';
@@ -28,6 +29,8 @@ export function transformPage(html: string, opts: TransformOptions, wants: Trans
       includeStarts: starts.includeStarts,
       excludeStarts: starts.excludeStarts,
     };
+    // Ads and consent notices leave the content the way excludeTags' elements do.
+    if (opts.blockAds) content.dropElement = isAdOrConsentBlock;
   }
 
   const scan = scanDocument(html, {
