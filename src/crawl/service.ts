@@ -76,6 +76,7 @@ export class CrawlService {
     rejectPending(scrapeOptions, '');
     const valid: string[] = [];
     const invalidURLs: string[] = [];
+    let blocked = 0;
     for (const [i, raw] of urls.entries()) {
       try {
         const url = normaliseTargetUrl(raw);
@@ -88,11 +89,16 @@ export class CrawlService {
           }
           throw e;
         }
+        if (!(isApiError(e) && e.key === 'INVALID_URL')) blocked++;
         invalidURLs.push(raw);
       }
     }
     if (valid.length === 0 && !appendToId) {
-      throw new ApiError('BAD_REQUEST', { message: 'No valid URLs to scrape', details: [{ code: 'invalid_urls', path: ['urls'], message: 'Every URL was invalid or blocked' }] });
+      // Only unparseable URLs: the same INVALID_URL a single scrape of one answers.
+      throw new ApiError(blocked === 0 ? 'INVALID_URL' : 'BAD_REQUEST', {
+        message: 'No valid URLs to scrape',
+        details: [{ code: 'invalid_urls', path: ['urls'], message: 'Every URL was invalid or blocked' }],
+      });
     }
     let id: string;
     let offset = 0;

@@ -49,6 +49,9 @@ describe('a URL that cannot parse', () => {
     expectInvalidUrl(err, 'batch', ['urls', 1]);
     const started = await fc.startBatchScrape([`${site.url}/article`, BAD[0]!], { ignoreInvalidURLs: true });
     expect(started.invalidURLs).toEqual([BAD[0]]);
+    const none = await sdkError(fc.startBatchScrape([BAD[0]!, BAD[1]!], { ignoreInvalidURLs: true }));
+    expect(none.status).toBe(400);
+    expect(none.code).toBe('INVALID_URL');
   });
 
   it('is a 400 INVALID_URL in monitor targets, with the target path', async () => {
