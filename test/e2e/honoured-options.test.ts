@@ -77,6 +77,12 @@ describe('blockAds on the HTTP engine', () => {
     expect(doc.markdown).toContain('RECIPE-STAYS');
   });
 
+  it('leaves them out with the default onlyMainContent as well', async () => {
+    const doc = await fc.scrape(`${site.url}/ads-and-cookies`, { maxAge: 0 });
+    for (const t of banner) expect(doc.markdown, t).not.toContain(t);
+    expect(doc.markdown).toContain('KEPT-CONTENT');
+  });
+
   it('keeps them with blockAds: false, and the cache tells the two apart', async () => {
     await fc.scrape(`${site.url}/ads-and-cookies`, { onlyMainContent: false });
     const doc = await fc.scrape(`${site.url}/ads-and-cookies`, { onlyMainContent: false, blockAds: false });
