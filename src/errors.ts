@@ -15,6 +15,12 @@ export interface CatalogRow {
 const row = (status: number, error: string, code: string | undefined, retryable: boolean): CatalogRow =>
   code === undefined ? { status, error, retryable } : { status, error, code, retryable };
 
+/**
+ * Seconds a client should wait before retrying a 429 or 503 when the thrower knows no better
+ * figure: the retry rules ask for `Retry-After` on every such answer, so one is always sent.
+ */
+const DEFAULT_RETRY_AFTER_SECONDS: Readonly<Record<number, number>> = { 429: 10, 503: 10 };
+
 export const catalog = {
   BAD_REQUEST: row(400, 'Bad Request', 'BAD_REQUEST', false),
   BAD_REQUEST_INVALID_JSON: row(400, 'Bad request, malformed JSON', 'BAD_REQUEST_INVALID_JSON', false),
@@ -26,18 +32,18 @@ export const catalog = {
   FORBIDDEN: row(403, 'Forbidden', undefined, false),
   URL_BLOCKED: row(403, 'This URL is not allowed: it resolves to a private, loopback or link-local address', 'URL_BLOCKED', false),
   SCRAPE_PROMPT_INJECTION_DETECTED: row(403, 'Forbidden', 'SCRAPE_PROMPT_INJECTION_DETECTED', false),
-  NOT_FOUND: row(404, 'Not Found', undefined, false),
-  JOB_NOT_FOUND: row(404, 'Job not found', undefined, false),
-  JOB_EXPIRED: row(404, 'Job expired', undefined, false),
-  BROWSER_SESSION_NOT_FOUND: row(404, 'Browser session not found.', undefined, false),
-  FILE_NOT_FOUND: row(404, 'File not found or link expired', undefined, false),
+  NOT_FOUND: row(404, 'Not Found', 'NOT_FOUND', false),
+  JOB_NOT_FOUND: row(404, 'Job not found', 'JOB_NOT_FOUND', false),
+  JOB_EXPIRED: row(404, 'Job expired', 'JOB_EXPIRED', false),
+  BROWSER_SESSION_NOT_FOUND: row(404, 'Browser session not found.', 'BROWSER_SESSION_NOT_FOUND', false),
+  FILE_NOT_FOUND: row(404, 'File not found or link expired', 'FILE_NOT_FOUND', false),
   SCRAPE_NO_CACHED_DATA: row(404, 'No cached data for this URL within minAge', 'SCRAPE_NO_CACHED_DATA', false),
   SCRAPE_LOCKDOWN_CACHE_MISS: row(404, 'Lockdown is on and this URL is not in the cache', 'SCRAPE_LOCKDOWN_CACHE_MISS', false),
   METHOD_NOT_ALLOWED: row(405, 'Method Not Allowed', undefined, false),
   SCRAPE_TIMEOUT: row(408, 'Scrape timed out', 'SCRAPE_TIMEOUT', true),
   MAP_TIMEOUT: row(408, 'Map timed out', 'MAP_TIMEOUT', true),
-  CONFLICT: row(409, 'Conflict', undefined, false),
-  IDEMPOTENCY_KEY_USED: row(409, 'Idempotency key already used', undefined, false),
+  CONFLICT: row(409, 'Conflict', 'CONFLICT', false),
+  IDEMPOTENCY_KEY_USED: row(409, 'Idempotency key already used', 'IDEMPOTENCY_KEY_USED', false),
   PAYLOAD_TOO_LARGE: row(413, 'Payload Too Large', undefined, false),
   UNSUPPORTED_MEDIA_TYPE: row(415, 'Unsupported Media Type', undefined, false),
   UNPROCESSABLE_ENTITY: row(422, 'Unprocessable Entity', undefined, false),
@@ -81,7 +87,10 @@ export class ApiError extends Error {
     this.code = entry.code;
     this.retryable = entry.retryable;
     this.details = opts.details;
-    this.headers = opts.headers ?? {};
+    const headers = opts.headers ?? {};
+    const wait = DEFAULT_RETRY_AFTER_SECONDS[entry.status];
+    const hasRetryAfter = Object.keys(headers).some((h) => h.toLowerCase() === 'retry-after');
+    this.headers = wait !== undefined && !hasRetryAfter ? { ...headers, 'Retry-After': String(wait) } : headers;
   }
 
   toBody(): { success: false; error: string; code?: string; details?: unknown } {
@@ -93,3 +102,21 @@ export class ApiError extends Error {
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
+
+/**
+ * Marks a schema issue (as its `params`) as one that a catalog row other than `BAD_REQUEST`
+ * answers: a body whose every issue carries the same key gets that row, with the issues as
+ * `details`. A malformed URL is an `INVALID_URL` wherever in the body it sits.
+ */
+export const issueParams = (key: ErrorKey): { catalogKey: ErrorKey } => ({ catalogKey: key });
+
+/** The catalog key every issue agrees on (see `issueParams`), or undefined. */
+export function issuesCatalogKey(issues: readonly { params?: unknown }[]): ErrorKey | undefined {
+  let key: ErrorKey | undefined;
+  for (const i of issues) {
+    const k = (i.params as { catalogKey?: ErrorKey } | undefined)?.catalogKey;
+    if (k === undefined || (key !== undefined && k !== key)) return undefined;
+    key = k;
+  }
+  return key;
+}

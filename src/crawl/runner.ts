@@ -133,7 +133,10 @@ export class CrawlRunner {
     const plan = crawl.plan;
     const origin = new URL(crawl.url).origin;
     let robots: Robots | null = null;
-    if (!plan.ignoreRobotsTxt) {
+    // Lockdown pages come from the cache only, and the site is never contacted: not for
+    // robots.txt, not for sitemaps. The frontier grows from the cached pages' links.
+    const lockdown = plan.scrapeOptions.lockdown;
+    if (!plan.ignoreRobotsTxt && !lockdown) {
       const text = crawl.robotsTxt ?? (await fetchRobotsTxt(origin, this.deps.http, this.deps.guard, signal));
       if (crawl.robotsTxt === null) await this.deps.repo.jobs.setRobots(crawl.id, text);
       robots = parseRobots(origin, text);
@@ -142,7 +145,7 @@ export class CrawlRunner {
     const seeds: Link[] = [];
     // The start URL is crawled whatever the path filters say; they steer what it leads to.
     if (plan.sitemap !== 'only') seeds.push({ url: crawl.url, depth: 0, start: true });
-    if (plan.sitemap !== 'skip') {
+    if (plan.sitemap !== 'skip' && !lockdown) {
       try {
         const found = await discoverSitemapUrls(origin, robots?.sitemaps() ?? [], this.deps.http, this.deps.guard, {
           maxUrls: Math.min(crawl.limit * 4, this.deps.maxSitemapUrls ?? 100_000),

@@ -47,7 +47,9 @@ export class CrawlService {
       throw new ApiError('UNSUPPORTED_OPTION', { message: "The 'prompt' option is not supported yet by this server", details: [{ path: 'prompt' }] });
     }
     rejectPending(req.scrapeOptions, 'scrapeOptions.');
-    await this.deps.guard.checkUrl(url);
+    // Under lockdown nothing is fetched (pages come from the cache), so the host is not even
+    // resolved: the guard still stands in front of every real fetch.
+    if (!req.scrapeOptions.lockdown) await this.deps.guard.checkUrl(url);
     await this.claimIdempotencyKey(teamId, idempotencyKey);
     const id = randomUUID();
     await this.create({
@@ -73,23 +75,29 @@ export class CrawlService {
     rejectPending(scrapeOptions, '');
     const valid: string[] = [];
     const invalidURLs: string[] = [];
+    let blocked = 0;
     for (const [i, raw] of urls.entries()) {
       try {
         const url = normaliseTargetUrl(raw);
-        await this.deps.guard.checkUrl(url);
+        if (!scrapeOptions.lockdown) await this.deps.guard.checkUrl(url);
         valid.push(url);
       } catch (e) {
         if (!ignoreInvalidURLs) {
           if (isApiError(e) && e.key === 'INVALID_URL') {
-            throw new ApiError('BAD_REQUEST', { details: [{ code: 'invalid_url', path: ['urls', i], message: `Invalid URL: ${raw}` }] });
+            throw new ApiError('INVALID_URL', { details: [{ code: 'invalid_url', path: ['urls', i], message: `Invalid URL: ${raw}` }] });
           }
           throw e;
         }
+        if (!(isApiError(e) && e.key === 'INVALID_URL')) blocked++;
         invalidURLs.push(raw);
       }
     }
     if (valid.length === 0 && !appendToId) {
-      throw new ApiError('BAD_REQUEST', { message: 'No valid URLs to scrape', details: [{ code: 'invalid_urls', path: ['urls'], message: 'Every URL was invalid or blocked' }] });
+      // Only unparseable URLs: the same INVALID_URL a single scrape of one answers.
+      throw new ApiError(blocked === 0 ? 'INVALID_URL' : 'BAD_REQUEST', {
+        message: 'No valid URLs to scrape',
+        details: [{ code: 'invalid_urls', path: ['urls'], message: 'Every URL was invalid or blocked' }],
+      });
     }
     let id: string;
     let offset = 0;

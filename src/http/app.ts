@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
+import { refuseWhileClosing } from './draining.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { installJsonBodyParser } from './json-depth.js';
 import { installOpenApi } from './openapi.js';
@@ -33,7 +34,8 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // Answered by refuseWhileClosing instead, with the error envelope and Retry-After.
+    return503OnClosing: false,
     frameworkErrors: frameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -49,6 +51,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
+  refuseWhileClosing(app);
   installAuth(app, rt.keys, rt.limits);
   await installOpenApi(app, VERSION);
   await healthRoutes(app, rt);

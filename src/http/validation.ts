@@ -2,7 +2,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { type FieldIssue, toFieldIssues } from '../core/field-issues.js';
-import { ApiError } from '../errors.js';
+import { ApiError, issuesCatalogKey } from '../errors.js';
 
 export { type FieldIssue, toFieldIssues };
 
@@ -52,6 +52,7 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
     if (nul.length > 0) return { error: new ApiError('BAD_REQUEST', { details: nul }) };
     const result = schema.safeParse(input);
     if (result.success) return { value: result.data };
-    return { error: new ApiError('BAD_REQUEST', { details: toFieldIssues(result.error.issues) }) };
+    const issues = result.error.issues as readonly (z.core.$ZodIssue & { params?: unknown })[];
+    return { error: new ApiError(issuesCatalogKey(issues) ?? 'BAD_REQUEST', { details: toFieldIssues(issues) }) };
   };
 };

@@ -156,6 +156,11 @@ export class MonitorRunner {
   private async checkUrl(monitor: MonitorRecord, scope: string, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Comparison> {
     const prior = await this.deps.repo.snapshot(scope, keyOf(url));
     try {
+      if (readsCacheOnly(options)) {
+        // What a scrape with these options would answer: the cached copy, or the catalog's miss.
+        const doc = await this.deps.scraper.scrape(url, options, this.ctx(monitor, signal));
+        return compareDocument(prior, doc, null, Date.now(), url);
+      }
       const r = await this.deps.scraper.revalidate(url, options, this.ctx(monitor, signal), prior ?? {});
       if (r.unchanged && prior) return unchanged(prior);
       if (r.unchanged) return failed(undefined, 'The page answered 304 Not Modified to a first request');
@@ -184,7 +189,10 @@ export class MonitorRunner {
 
   private async startCrawl(monitor: MonitorRecord, target: CrawlTarget): Promise<CrawlStart> {
     try {
-      const req = crawlRequestSchema.parse({ ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions: { ...(target.scrapeOptions ?? {}), maxAge: 0 } });
+      const given = target.scrapeOptions ?? {};
+      // A live crawl compares the pages as they are now; a cache-only one reads what it is asked to.
+      const scrapeOptions = readsCacheOnly(scrapeOptionsSchema.parse(given)) ? given : { ...given, maxAge: 0 };
+      const req = crawlRequestSchema.parse({ ...(target.crawlOptions ?? {}), url: target.url, scrapeOptions });
       const { id } = await this.deps.crawls.startCrawl(monitor.teamId, req, undefined, this.deps.publicUrl);
       return { targetId: target.id, type: 'crawl', crawlId: id };
     } catch (e) {
@@ -338,12 +346,21 @@ export function checkStatus(summary: Summary, failedTargets: number): CheckStatu
   return summary.totalPages - summary.error > 0 ? 'partial' : 'failed';
 }
 
-/** A target's scrape options for a check: markdown always (the diff needs it), never cached. */
+/**
+ * `lockdown` and `minAge` make a check read the cache as a scrape with them does, and never
+ * fetch: lockdown promises no request to the site at all.
+ */
+export const readsCacheOnly = (o: ScrapeOptions): boolean => o.lockdown || o.minAge !== undefined;
+
+/**
+ * A target's scrape options for a check: markdown always (the diff needs it); the live page,
+ * not a cached copy, unless the options read the cache only (then `maxAge` stays as given).
+ */
 export function checkOptions(raw: Record<string, unknown> | undefined): ScrapeOptions {
   const o = scrapeOptionsSchema.parse(raw ?? {});
   const formats = o.formats.filter((f) => f.type !== 'changeTracking');
   if (!formats.some((f) => f.type === 'markdown')) formats.push({ type: 'markdown' });
-  return { ...o, formats, maxAge: 0, storeInCache: false };
+  return readsCacheOnly(o) ? { ...o, formats, storeInCache: false } : { ...o, formats, maxAge: 0, storeInCache: false };
 }
 
 function errorText(e: unknown): string {

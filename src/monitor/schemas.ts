@@ -156,5 +156,7 @@ export const checkQuery = z.looseObject({
   skip: z.coerce.number().int().min(0).max(10_000_000).default(0),
   status: z.enum(PAGE_STATUSES).optional(),
 });
-export const monitorParams = z.object({ monitorId: z.string().min(1).max(128) });
-export const checkParams = z.object({ monitorId: z.string().min(1).max(128), checkId: z.string().min(1).max(128) });
+// Monitor and check ids are UUIDs: anything else is a malformed request (400), not an unknown id.
+const id = z.guid({ message: 'Expected a UUID' });
+export const monitorParams = z.object({ monitorId: id });
+export const checkParams = z.object({ monitorId: id, checkId: id });

@@ -209,7 +209,8 @@ export class MonitorService {
       await this.deps.guard.checkUrl(normaliseTargetUrl(url));
     } catch (e) {
       if (isApiError(e) && (e.key === 'INVALID_URL' || e.key === 'URL_BLOCKED')) {
-        throw new ApiError('BAD_REQUEST', { details: [{ code: 'invalid_url', path, message: `${e.message}: ${url}` }] });
+        // The same code a scrape of the URL would answer with, with the target's path.
+        throw new ApiError(e.key === 'INVALID_URL' ? 'INVALID_URL' : 'BAD_REQUEST', { details: [{ code: 'invalid_url', path, message: `${e.message}: ${url}` }] });
       }
       throw e;
     }

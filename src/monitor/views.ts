@@ -1,4 +1,5 @@
 /** Wire shapes of monitors, checks, pages and webhook items, from stored records. */
+import { MONITOR_EVENTS } from '../webhooks/schema.js';
 import type { CheckRecord, MonitorRecord, PageRecord } from './store.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -13,7 +14,8 @@ export function monitorView(m: MonitorRecord) {
     lastRunAt: iso(m.lastRunAt),
     currentCheckId: m.currentCheckId,
     targets: m.targets,
-    webhook: m.webhook,
+    // Read back as it is applied: a webhook written without `events` gets every monitor event.
+    webhook: m.webhook ? { ...m.webhook, events: m.webhook.events ?? [...MONITOR_EVENTS] } : null,
     notification: m.notification,
     retentionDays: m.retentionDays,
     estimatedCreditsPerMonth: m.estimatedCredits,

@@ -8,7 +8,8 @@ import { z } from 'zod';
 export const PDF_MODES = ['fast', 'auto', 'ocr'] as const;
 export type PdfMode = (typeof PDF_MODES)[number];
 
-const pdfParser = z.object({
+// Parser entries allow no other members (the interface says so): a misspelt option is refused.
+const pdfParser = z.strictObject({
   type: z.literal('pdf'),
   mode: z.enum(PDF_MODES).default('auto'),
   maxPages: z.number().int().min(1).max(10_000).optional(),
@@ -18,7 +19,7 @@ const pdfParser = z.object({
   blocks: z.boolean().default(false),
   pageMarkers: z.boolean().default(false),
 });
-const imageParser = z.object({ type: z.literal('image') });
+const imageParser = z.strictObject({ type: z.literal('image') });
 
 const parserEntry = z.preprocess(
   (v) => (typeof v === 'string' ? { type: v } : v),

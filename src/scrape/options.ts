@@ -92,6 +92,15 @@ const httpHeaderName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 export const MAX_TIMEOUT_MS = 300_000;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_AGE_MS = 2 * 24 * 3600 * 1000;
+/** The cache age `lockdown` accepts when the caller gives no `maxAge` of its own. */
+export const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
+
+/**
+ * The age of cached copy a scrape accepts: the caller's `maxAge` when given (with `lockdown`
+ * too), else the default of its mode. Left unset by the schema so the two defaults can differ.
+ */
+export const effectiveMaxAge = (o: { maxAge?: number | undefined; lockdown: boolean }): number =>
+  o.maxAge ?? (o.lockdown ? LOCKDOWN_MAX_AGE_MS : DEFAULT_MAX_AGE_MS);
 
 export const scrapeOptionsShape = {
   formats: z
@@ -133,7 +142,8 @@ export const scrapeOptionsShape = {
     .enum(['basic', 'enhanced', 'stealth', 'auto'])
     .transform((p) => (p === 'stealth' ? 'enhanced' : p))
     .default('auto'),
-  maxAge: z.number().int().min(0).default(DEFAULT_MAX_AGE_MS),
+  // No default here: see effectiveMaxAge.
+  maxAge: z.number().int().min(0).optional(),
   minAge: z.number().int().min(1).optional(),
   storeInCache: z.boolean().default(true),
   lockdown: z.boolean().default(false),
@@ -221,7 +231,13 @@ export const pendingFeatures = memoByObject((o: ScrapeOptions): readonly Pending
 export const pageTransform = memoByObject((o: ScrapeOptions): PageTransform => {
   const want = (t: string) => o.formats.some((f) => f.type === t);
   return {
-    opts: { onlyMainContent: o.onlyMainContent, includeTags: o.includeTags ?? [], excludeTags: o.excludeTags ?? [], removeBase64Images: o.removeBase64Images },
+    opts: {
+      onlyMainContent: o.onlyMainContent,
+      includeTags: o.includeTags ?? [],
+      excludeTags: o.excludeTags ?? [],
+      removeBase64Images: o.removeBase64Images,
+      blockAds: o.blockAds,
+    },
     wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
   };
 });

@@ -16,14 +16,13 @@ import { applyParsed, parseFetched } from './parsed.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
 import type { Document, DocumentMetadata } from '../core/document.js';
-import { pageTransform, pendingFeatures, type ChangeTrackingFormat, type ScrapeOptions } from './options.js';
-import { proxyAttempts, type ProxyAttempt } from './proxy.js';
+import { effectiveMaxAge, pageTransform, pendingFeatures, type ChangeTrackingFormat, type ScrapeOptions } from './options.js';
+import { acceptLanguageFor, proxyAttempts, routingWarnings, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
 import type { BrowserStorageState, Engine, FetchResult, FetchTransform, TransformResult } from './types.js';
 import { normaliseTargetUrl } from './url.js';
 
-const LOCKDOWN_MAX_AGE_MS = 2 * 365 * 24 * 3600 * 1000;
 
 export interface ScrapeContext {
   teamId: string;
@@ -108,7 +107,7 @@ export class Scraper {
     const personal = Boolean(options.actions?.length) || options.profile !== undefined || options.keepAlive === true;
     const cacheable =
       options.storeInCache && !options.headers && !options.zeroDataRetention && !wantsScreenshot && !personal;
-    const consultCache = options.lockdown || options.minAge !== undefined || (options.maxAge > 0 && !options.headers && !wantsScreenshot && !personal);
+    const consultCache = options.lockdown || options.minAge !== undefined || (effectiveMaxAge(options) > 0 && !options.headers && !wantsScreenshot && !personal);
     const cacheKey = consultCache || cacheable ? cacheKeyFor(url, options) : '';
     if (consultCache) {
       const cached = await this.fromCache(url, cacheKey, options, ctx);
@@ -119,7 +118,9 @@ export class Scraper {
     const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
-      await this.deps.documents.putCached(ctx.teamId, cacheKey, url, doc);
+      // The warning is about this fetch's route (its proxy), not the page a later hit reads.
+      const { warning: _routeWarning, ...page } = doc;
+      await this.deps.documents.putCached(ctx.teamId, cacheKey, url, page);
     }
     return this.finish(doc, scrapeId, ctx, options, true);
   }
@@ -152,13 +153,13 @@ export class Scraper {
   private async fromCache(url: string, cacheKey: string, o: ScrapeOptions, ctx: ScrapeContext): Promise<Document | undefined> {
     const entry = await this.deps.documents.getCached(ctx.teamId, cacheKey);
     const age = entry ? Date.now() - entry.storedAt : Infinity;
+    const maxAge = effectiveMaxAge(o);
     if (o.lockdown) {
-      const maxAge = Math.max(o.maxAge, LOCKDOWN_MAX_AGE_MS);
       // The URL is deliberately left out of the error: lockdown callers ask for no trace of it.
       if (!entry || age > maxAge) throw new ApiError('SCRAPE_LOCKDOWN_CACHE_MISS');
     } else if (o.minAge !== undefined) {
       if (!entry || age < o.minAge) throw new ApiError('SCRAPE_NO_CACHED_DATA', { details: { url } });
-    } else if (!entry || age > o.maxAge) {
+    } else if (!entry || age > maxAge) {
       return undefined;
     }
     const doc = entry!.document;
@@ -248,9 +249,10 @@ export class Scraper {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
     const headers = { ...(o.headers ?? {}) };
-    const languages = o.location?.languages;
-    if (languages?.length && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
-      headers['Accept-Language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
+    // The location's language on every engine: its languages, else its country's usual one.
+    const acceptLanguage = acceptLanguageFor(o.location);
+    if (acceptLanguage && !Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language')) {
+      headers['Accept-Language'] = acceptLanguage;
     }
     const screenshot = o.formats.find((f) => f.type === 'screenshot');
     const req: BrowserFetchRequest = {
@@ -330,6 +332,8 @@ export class Scraper {
         details: { contentType: result.contentType, url: result.url },
       });
     }
+    const warnings = routingWarnings(this.deps.proxies, o, proxy);
+    if (warnings.length > 0) doc.warning = warnings.join(' ');
     if (want.has('rawHtml')) doc.rawHtml = text ?? '';
     if (want.has('rawBase64')) doc.rawBase64 = result.body.toString('base64');
     if (result.screenshot) {
@@ -371,6 +375,7 @@ function cacheKeyFor(url: string, o: ScrapeOptions): string {
     includeTags: o.includeTags ?? [],
     excludeTags: o.excludeTags ?? [],
     removeBase64Images: o.removeBase64Images,
+    blockAds: o.blockAds,
     mobile: o.mobile,
     waitFor: o.waitFor,
     location: o.location ?? null,

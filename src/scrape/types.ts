@@ -113,6 +113,8 @@ export interface TransformOptions {
   includeTags: string[];
   excludeTags: string[];
   removeBase64Images: boolean;
+  /** Leave ad slots and cookie-consent notices out of the content (see transform/ad-blocks.ts). */
+  blockAds?: boolean;
 }
 
 export interface TransformWants {

@@ -5,6 +5,7 @@
  * discovered on every retry.
  */
 import { z } from 'zod';
+import { issueParams } from '../errors.js';
 
 /** Events of the page-collecting jobs (crawl, batch scrape, extract). */
 export const JOB_EVENTS = ['started', 'page', 'completed', 'failed'] as const;
@@ -60,11 +61,11 @@ const urlField = z
     try {
       u = new URL(value);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'Invalid webhook URL' });
+      ctx.addIssue({ code: 'custom', message: 'Invalid webhook URL', params: issueParams('INVALID_URL') });
       return;
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      ctx.addIssue({ code: 'custom', message: 'Webhook URL must use http or https' });
+      ctx.addIssue({ code: 'custom', message: 'Webhook URL must use http or https', params: issueParams('INVALID_URL') });
     }
     // undici does not turn URL credentials into a header, and the URL is logged and shown in the
     // delivery log; an Authorization header is where they work and stay out of sight.

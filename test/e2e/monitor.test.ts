@@ -263,7 +263,7 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
 
     it('an unknown monitor, check or another team\'s monitor is 404', async () => {
       expect((await sdkError(fc.getMonitor('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
-      expect((await sdkError(fc.getMonitor('not-a-uuid'))).status).toBe(404);
+      expect((await sdkError(fc.getMonitor('not-a-uuid'))).status).toBe(400);
       const mine = await fc.createMonitor({ name: 'mine', schedule: { cron: '0 * * * *' }, targets: [target() as never] });
       expect((await sdkError(fc.getMonitorCheck(mine.id, '00000000-0000-4000-8000-000000000000'))).status).toBe(404);
       const otherTeam = await gleaner.rt.keys.ensureTeam(unique('other'));

@@ -120,4 +120,27 @@ export const pages: Record<string, (origin: string) => string> = {
 <html><head><title>Tall page</title></head><body style="margin:0">
 <main><h1>Tall page</h1><div style="height:3000px;background:linear-gradient(#fff,#38f)">scroll</div><p>Bottom</p></main>
 </body></html>`,
+
+  // A page with the furniture blockAds removes: a consent manager's banner, a generic cookie
+  // notice, ad slots (AdSense, a GPT slot, an ad network frame), and content that only looks
+  // like them (a cookie recipe, an "add to cart" button) and must stay.
+  '/ads-and-cookies': () => `<!doctype html>
+<html lang="en"><head><title>Ads and cookies</title></head>
+<body class="has-cookie-banner has-ads">
+  <div id="onetrust-consent-sdk"><div id="onetrust-banner-sdk" role="dialog" aria-label="Privacy">We value your privacy. ONETRUST-BANNER-TEXT <button>Accept All Cookies</button></div></div>
+  <div class="cookieNotice__bar">GENERIC-COOKIE-NOTICE: this site uses cookies. <a href="/privacy">Learn more</a></div>
+  <section role="dialog" aria-label="We use cookies"><p>DIALOG-COOKIE-TEXT choose your preferences.</p></section>
+  <header><a href="/">Home</a></header>
+  <div class="content-wrapper">
+    <h1>Chocolate chip cookies</h1>
+    <p>The best cookie recipe starts with brown butter and patience; this is our KEPT-CONTENT.</p>
+    <div class="ad-slot"><ins class="adsbygoogle" data-ad-client="ca-pub-123" data-ad-slot="456">ADSENSE-SLOT-TEXT</ins></div>
+    <div class="cookie-recipe"><h2>Recipe</h2><p>RECIPE-STAYS: flour, sugar, butter, chocolate.</p></div>
+    <div id="div-gpt-ad-1234-0">GPT-SLOT-TEXT Advertisement</div>
+    <aside class="sidebar-ad">SIDEBAR-AD-TEXT Buy now</aside>
+    <iframe src="https://googleads.g.doubleclick.net/pagead/ads?client=ca-pub-1">AD-FRAME-TEXT</iframe>
+    <button class="add-to-cart">ADD-TO-CART-STAYS</button>
+    <p class="read-more">Read more about baking: ADDRESS-STAYS.</p>
+  </div>
+</body></html>`,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../src/errors.js';
-import { pendingFeatures, scrapeRequestSchema } from '../../src/scrape/options.js';
+import { effectiveMaxAge, pendingFeatures, scrapeRequestSchema } from '../../src/scrape/options.js';
 import { proxyAttempts } from '../../src/scrape/proxy.js';
 
 describe('scrape options', () => {
@@ -16,10 +16,16 @@ describe('scrape options', () => {
       removeBase64Images: true,
       blockAds: true,
       proxy: 'auto',
-      maxAge: 172800000,
       storeInCache: true,
       lockdown: false,
     });
+    expect(effectiveMaxAge(o)).toBe(172800000);
+  });
+
+  it('lets lockdown accept two years of cache, unless the caller gives its own maxAge', () => {
+    expect(effectiveMaxAge(scrapeRequestSchema.parse({ url: 'x', lockdown: true }))).toBe(2 * 365 * 24 * 3600 * 1000);
+    expect(effectiveMaxAge(scrapeRequestSchema.parse({ url: 'x', lockdown: true, maxAge: 60_000 }))).toBe(60_000);
+    expect(effectiveMaxAge(scrapeRequestSchema.parse({ url: 'x', lockdown: true, maxAge: 0 }))).toBe(0);
   });
 
   it('accepts bare and object formats, and the stealth alias', () => {
@@ -48,7 +54,7 @@ describe('proxy attempts', () => {
   const proxies = { basic: 'http://b', enhanced: 'http://e', countries: { DE: 'socks5://de' } };
   it('orders auto as basic then enhanced, and prefers a country proxy for basic', () => {
     expect(proxyAttempts(proxies, 'auto', undefined)).toEqual([{ tier: 'basic', url: 'http://b' }, { tier: 'enhanced', url: 'http://e' }]);
-    expect(proxyAttempts(proxies, 'basic', 'DE')).toEqual([{ tier: 'basic', url: 'socks5://de' }]);
+    expect(proxyAttempts(proxies, 'basic', 'DE')).toEqual([{ tier: 'basic', url: 'socks5://de', country: 'DE' }]);
   });
   it('goes direct when nothing is configured', () => {
     expect(proxyAttempts({ countries: {} }, 'enhanced', undefined)).toEqual([{ tier: 'basic', url: undefined }]);

@@ -63,7 +63,8 @@ export class ContentFilter extends FilterState {
     }
     if (
       (bits & IS_NON_CONTENT && !(this.readNoscript && name === 'noscript')) ||
-      (this.excludeStarts !== undefined && this.excludeStarts.has(start))) {
+      (this.excludeStarts !== undefined && this.excludeStarts.has(start)) ||
+      (this.dropElement !== undefined && this.dropElement(name, attrs))) {
       this.hardDrop = depth;
       this.droppingNoscript = name === 'noscript';
       return;

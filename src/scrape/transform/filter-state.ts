@@ -12,6 +12,7 @@ import { HtmlSink } from './html-sink.js';
 import type { Candidate } from './landmarks.js';
 import { MarkdownSink } from './markdown-sink.js';
 import { LISTED_ARTICLE_DEPTH, SHOWN_PRICE } from './rules/items.js';
+import type { AttrView } from './stream.js';
 import type { Resolver } from './url.js';
 
 export interface ContentOptions {
@@ -38,6 +39,8 @@ export interface ContentOptions {
   noscript?: boolean;
   /** Start offsets of elements the boilerplate rules must not drop (see ContentResult.misfire). */
   keepStarts?: ReadonlySet<number>;
+  /** Elements left out with their subtree, as excludeTags' are (blockAds: see ad-blocks.ts). */
+  dropElement?: (name: string, attrs: AttrView) => boolean;
 }
 
 export interface ContentResult {
@@ -70,6 +73,7 @@ export class FilterState {
   readonly sink: ContentSink;
   readonly includeStarts: ReadonlySet<number> | undefined;
   readonly excludeStarts: ReadonlySet<number> | undefined;
+  readonly dropElement: ((name: string, attrs: AttrView) => boolean) | undefined;
   /** Stack index of the subtree being dropped as non-content / excluded / outside includes. */
   hardDrop = -1;
   /** Inside a <style> or <script> (raw text; they never nest). */
@@ -190,6 +194,7 @@ export class FilterState {
     this.includeStarts = opts.includeStarts;
     this.keepStarts = opts.keepStarts;
     this.excludeStarts = opts.excludeStarts && opts.excludeStarts.size > 0 ? opts.excludeStarts : undefined;
+    this.dropElement = opts.dropElement;
   }
 
   /** Cuts the output back to a mark (a just-closed element's start: its serialization is the output's tail). */

@@ -221,8 +221,13 @@ describe('toMarkdown: hygiene', () => {
 describe('removeBase64Images', () => {
   const html = '<p>See <img src="data:image/png;base64,iVBORw0KGgo=" alt="a chart"> and <img src="data:image/gif;base64,R0lGOD=">.</p>';
 
-  it('replaces base64 images by their alt text, dropping those without one (the default)', () => {
-    expect(md(html)).toBe('See a chart and .');
+  it('keeps each base64 image and its alt text, with a placeholder for the bytes (the default)', () => {
+    expect(md(html)).toBe('See ![a chart](<Base64-Image-Removed>) and ![](<Base64-Image-Removed>).');
+  });
+
+  it('replaces a data: destination written bare, in angle brackets or with a title', () => {
+    const written = '![x](data:image/png;base64,AAAA) ![y](<data:image/png;base64,BB BB>) ![z](data:image/gif;base64,CC "t")';
+    expect(postprocessMarkdown(written, true)).toBe('![x](<Base64-Image-Removed>) ![y](<Base64-Image-Removed>) ![z](<Base64-Image-Removed>)');
   });
 
   it('keeps base64 images when asked to', () => {
@@ -232,7 +237,7 @@ describe('removeBase64Images', () => {
   it('is applied by transformPage according to its option', () => {
     const opts = { baseUrl: BASE, onlyMainContent: false, includeTags: [], excludeTags: [] };
     const wants = { markdown: true, html: false, links: false, images: false };
-    expect(transformPage(html, { ...opts, removeBase64Images: true }, wants).markdown).toBe('See a chart and .');
+    expect(transformPage(html, { ...opts, removeBase64Images: true }, wants).markdown).toBe('See ![a chart](<Base64-Image-Removed>) and ![](<Base64-Image-Removed>).');
     expect(transformPage(html, { ...opts, removeBase64Images: false }, wants).markdown).toContain('data:image/png');
   });
 });

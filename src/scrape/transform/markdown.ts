@@ -113,6 +113,11 @@ function mayBeFence(line: string): boolean {
   return false;
 }
 
+/**
+ * What stands in for an inlined (data: URI) image under removeBase64Images: the image and its
+ * alt text stay where they were, without the bytes. Angle brackets keep it one destination.
+ */
+export const BASE64_PLACEHOLDER = '<Base64-Image-Removed>';
 // An image whose source is a data: URI, with the destination bare or in angle brackets.
 const BASE64_IMAGE = /!\[((?:\\.|[^\]\\])*)\]\((?:<data:[^>]*>|data:[^)\s]*)(?:\s+"[^"]*")?\)/g;
 const QUOTE_ONLY = /^(?:>\s*)+$/;
@@ -125,7 +130,7 @@ const INNER_SPACES = /(?<=\S) {2,}(?=\S)/g;
 export function postprocessMarkdown(md: string, removeBase64Images: boolean): string {
   // Such an image has "(data:" or "<data:" in it: a search for either is several times as fast
   // as one for "data:", whose first letter is everywhere.
-  if (removeBase64Images && (md.includes('(data:') || md.includes('<data:'))) md = md.replace(BASE64_IMAGE, (_m, alt: string) => alt.trim());
+  if (removeBase64Images && (md.includes('(data:') || md.includes('<data:'))) md = md.replace(BASE64_IMAGE, (_m, alt: string) => `![${alt.trim()}](${BASE64_PLACEHOLDER})`);
   if (md.includes('![')) md = dropRepeatedAlt(md);
   // A stray XML prolog can reach the converter when a caller skips the cleaning pass.
   md = md.replace(/^\s*\?xml[^\n]*\?>\s*/, '');

@@ -1,6 +1,8 @@
 /**
  * The `actions` scrape option: what a caller asks the browser to do between loading the page
  * and capturing it. Bounds and defaults follow the v2 interface; the engine runs them in order.
+ * An action allows no members beyond its type's (the interface says so): a misspelt `selectr`
+ * is a 400 naming it, not an action quietly run without it.
  */
 import { z } from 'zod';
 import { selectorIsValid } from '../../selectors.js';
@@ -11,7 +13,7 @@ export const MAX_TOTAL_WAIT_MS = 60_000;
 
 const selector = z.string().min(1).max(1000).refine(selectorIsValid, { message: 'Not a valid CSS selector' });
 
-const viewport = z.object({
+const viewport = z.strictObject({
   width: z.number().int().min(1).max(7680),
   height: z.number().int().min(1).max(4320),
 });
@@ -26,25 +28,25 @@ const waitAction = z
     message: 'A wait action takes exactly one of milliseconds or selector',
   });
 
-const screenshotAction = z.object({
+const screenshotAction = z.strictObject({
   type: z.literal('screenshot'),
   fullPage: z.boolean().default(false),
   quality: z.number().int().min(1).max(100).optional(),
   viewport: viewport.optional(),
 });
 
-const clickAction = z.object({ type: z.literal('click'), selector, all: z.boolean().default(false) });
-const writeAction = z.object({ type: z.literal('write'), text: z.string().max(100_000) });
-const pressAction = z.object({ type: z.literal('press'), key: z.string().min(1).max(100) });
-const scrollAction = z.object({
+const clickAction = z.strictObject({ type: z.literal('click'), selector, all: z.boolean().default(false) });
+const writeAction = z.strictObject({ type: z.literal('write'), text: z.string().max(100_000) });
+const pressAction = z.strictObject({ type: z.literal('press'), key: z.string().min(1).max(100) });
+const scrollAction = z.strictObject({
   type: z.literal('scroll'),
   direction: z.enum(['up', 'down']).default('down'),
   selector: selector.optional(),
 });
-const scrapeAction = z.object({ type: z.literal('scrape') });
-const executeJavascriptAction = z.object({ type: z.literal('executeJavascript'), script: z.string().min(1).max(1_000_000) });
+const scrapeAction = z.strictObject({ type: z.literal('scrape') });
+const executeJavascriptAction = z.strictObject({ type: z.literal('executeJavascript'), script: z.string().min(1).max(1_000_000) });
 export const PDF_FORMATS = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] as const;
-const pdfAction = z.object({
+const pdfAction = z.strictObject({
   type: z.literal('pdf'),
   format: z.enum(PDF_FORMATS).default('Letter'),
   landscape: z.boolean().default(false),

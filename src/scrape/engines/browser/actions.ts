@@ -128,16 +128,19 @@ export function wrapScript(script: string): string {
   const body = `${head}${script}\n})()`;
   let program: acorn.Program;
   try {
-    program = acorn.parse(body, { ecmaVersion: 'latest', sourceType: 'script' });
+    // With parentheses kept as nodes, a parenthesised last expression (`(a, b)`) is returned
+    // whole instead of being cut open inside its own parentheses.
+    program = acorn.parse(body, { ecmaVersion: 'latest', sourceType: 'script', preserveParens: true });
   } catch {
     return body;
   }
   const call = (program.body[0] as acorn.ExpressionStatement | undefined)?.expression as acorn.CallExpression | undefined;
-  const fn = call?.callee as acorn.ArrowFunctionExpression | undefined;
+  const callee = call?.callee as acorn.ParenthesizedExpression | undefined;
+  const fn = callee?.expression as acorn.ArrowFunctionExpression | undefined;
   const last = fn?.body.type === 'BlockStatement' ? fn.body.body.at(-1) : undefined;
   if (last?.type !== 'ExpressionStatement') return body;
   const { start, end } = last.expression;
-  return `${body.slice(0, start)}return (${body.slice(start, end)});${body.slice(last.end)}`;
+  return `${body.slice(0, last.start)}return (${body.slice(start, end)});${body.slice(last.end)}`;
 }
 
 function checkSize(data: Buffer, maxBytes: number): Buffer {
