@@ -3,6 +3,7 @@
  * The HTTP app, the CLI and tests all build on a Runtime; `close()` releases everything.
  */
 import type { Redis } from 'ioredis';
+import type { AppServices } from './http/app.js';
 import type { Logger } from 'pino';
 import { DEFAULT_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
@@ -20,6 +21,7 @@ import { BlobStore } from './store/blobs.js';
 import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
 import { KeyRepository } from './store/keys.js';
+import { MapService } from './crawl/map.js';
 import { CrawlRunner, type CrawlTask } from './crawl/runner.js';
 import { CrawlService } from './crawl/service.js';
 import { CrawlRepository } from './crawl/store.js';
@@ -29,12 +31,14 @@ import { DocumentParser } from './parse/service.js';
 import type { JobQueue, QueueFactory } from './jobs/queue.js';
 import { WebhookDispatcher } from './webhooks/dispatcher.js';
 import { createMonitors, type Monitors } from './monitor/index.js';
+import type { MonitorService } from './monitor/service.js';
 import { SnapshotChangeTracker } from './monitor/change-tracking.js';
 import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
 
-export interface Runtime {
+/** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
+export interface Runtime extends AppServices {
   config: Config;
   log: Logger;
   store: Store;
@@ -55,6 +59,9 @@ export interface Runtime {
   crawls: CrawlService;
   crawlRunner: CrawlRunner;
   monitors: Monitors;
+  monitorService: MonitorService;
+  mapper: MapService;
+  storeReady(): Promise<void>;
   /** Interactive browser sessions and the profiles they (and scrapes) use. */
   browserSessions: BrowserSessions;
   profiles: ProfileStore;
@@ -163,6 +170,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     crawls,
     crawlRunner,
     monitors,
+    monitorService: monitors.service,
+    mapper: new MapService({ scraper, http, guard }),
+    storeReady: () => store.ping(),
     browserSessions,
     profiles,
     async close(drainMs = 0) {

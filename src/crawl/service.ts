@@ -183,6 +183,14 @@ export class CrawlService {
     return rows.map((r) => ({ id: r.id, teamId, url: r.url, created_at: new Date(r.createdAt).toISOString(), options: r.plan }));
   }
 
+  /**
+   * Finished pages of a job in the order they landed, after a sequence number: the status
+   * stream's read (ownership is the caller's `owned` check, made on every poll).
+   */
+  resultsAfter(id: string, afterSeq: number, limit: number): Promise<Array<{ seq: number; document: string }>> {
+    return this.deps.repo.results.after(id, afterSeq, limit);
+  }
+
   /** The job if it exists, belongs to the team and has not expired. Anything else is 404. */
   async owned(teamId: string, id: string, kind?: JobKind): Promise<CrawlRecord> {
     const job = await this.deps.repo.jobs.get(id);

@@ -1,11 +1,23 @@
 /**
- * Builds the Fastify application on a Runtime. Separate from `listen()` so tests can build the
- * whole server and talk to it in process or on an ephemeral port.
+ * Builds the Fastify application from the services it serves. Separate from `listen()` so tests
+ * can build the whole server and talk to it in process or on an ephemeral port. Each route group
+ * is a plugin given only the services it uses.
  */
 import { randomUUID } from 'node:crypto';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Runtime } from '../runtime.js';
+import type { Logger } from 'pino';
+import type { BrowserSessions } from '../browser/sessions.js';
+import type { Config } from '../config.js';
+import type { Document } from '../core/document.js';
+import type { MapService } from '../crawl/map.js';
+import type { CrawlService } from '../crawl/service.js';
+import type { MonitorService } from '../monitor/service.js';
+import type { DocumentParser } from '../parse/service.js';
+import type { Scraper } from '../scrape/pipeline.js';
+import type { BlobStore } from '../store/blobs.js';
+import type { DocumentRepository } from '../store/documents.js';
+import type { KeyRepository } from '../store/keys.js';
 import { VERSION } from '../version.js';
 import { installAuth } from './auth.js';
 import { refuseWhileClosing } from './draining.js';
@@ -22,11 +34,29 @@ import { mapRoutes } from './routes/map.js';
 import { parseRoutes } from './routes/parse.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
+import type { RateLimits } from './rate-limit.js';
 import { zodValidatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
+/** What the API serves; the runtime (runtime.ts) provides it. */
+export interface AppServices {
+  config: Pick<Config, 'bodyLimitBytes' | 'publicUrl' | 'browserCdp'>;
+  log: Logger;
+  keys: KeyRepository;
+  limits: RateLimits;
+  storeReady(): Promise<void>;
+  blobs: BlobStore;
+  scraper: Scraper;
+  documents: DocumentRepository<Document>;
+  parser: DocumentParser;
+  mapper: MapService;
+  crawls: CrawlService;
+  monitorService: MonitorService;
+  browserSessions: BrowserSessions;
+}
+
+export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     loggerInstance: rt.log as FastifyBaseLogger,
     bodyLimit: rt.config.bodyLimitBytes,
@@ -54,14 +84,15 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   refuseWhileClosing(app);
   installAuth(app, rt.keys, rt.limits);
   await installOpenApi(app, VERSION);
-  await healthRoutes(app, rt);
-  await fileRoutes(app, rt);
-  await scrapeRoutes(app, rt);
-  await mapRoutes(app, rt);
-  await parseRoutes(app, rt);
-  await monitorRoutes(app, rt);
-  await browserRoutes(app, rt);
+  const { publicUrl } = rt.config;
+  await app.register(healthRoutes, { storeReady: () => rt.storeReady() });
+  await app.register(fileRoutes, { blobs: rt.blobs });
+  await app.register(scrapeRoutes, { scraper: rt.scraper, documents: rt.documents, browserSessions: rt.browserSessions, publicUrl });
+  await app.register(mapRoutes, { mapper: rt.mapper, publicUrl });
+  await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents });
+  await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
+  await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, browserCdp: rt.config.browserCdp, publicUrl });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(async (scope) => crawlBatchRoutes(scope, rt));
+  await app.register(crawlBatchRoutes, { crawls: rt.crawls, log: rt.log, publicUrl });
   return app;
 }

@@ -23,6 +23,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly db: Kysely<Database>;
   readonly dialect: Dialect;
+  /** Resolves when the database answers a trivial query (readiness). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     });
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, dialect: 'postgres', close: () => db.destroy() };
+    store = { db, dialect: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
     const filename = path.join(opts.dataDir, 'gleaner.sqlite');
@@ -64,6 +66,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
     store = {
       db,
       dialect: 'sqlite',
+      ping: () => ping(db),
       close: async () => {
         await checkpointer.close();
         await db.destroy();
@@ -72,6 +75,10 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
   }
   await migrate(store, opts.databaseUrl ? opts.schema : undefined);
   return store;
+}
+
+async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
 }
 
 /**

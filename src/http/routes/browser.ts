@@ -6,12 +6,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
+import type { Document } from '../../core/document.js';
+import type { DocumentRepository } from '../../store/documents.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
 import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
-import type { CdpCredentials } from '../../browser/sessions.js';
-import { hasScope } from '../../store/keys.js';
+import type { BrowserSessions, CdpCredentials } from '../../browser/sessions.js';
+import { hasScope, type KeyRepository } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
@@ -57,14 +58,14 @@ const cdpQuery = z.looseObject({ token: z.string().max(256).optional() });
 const bearer = /^Bearer\s+(\S+)\s*$/i;
 
 /** The websocket URL a CDP client attaches to; the secret rides in the query, as CDP clients take a bare URL. */
-const cdpUrlOf = (rt: Runtime, req: FastifyRequest, id: string, token: string) =>
-  `${baseUrlOf(rt.config, req).replace(/^http/, 'ws')}/v2/browser/${encodeURIComponent(id)}/cdp?token=${token}`;
+const cdpUrlOf = (deps: BrowserRouteDeps, req: FastifyRequest, id: string, token: string) =>
+  `${baseUrlOf(deps.publicUrl, req).replace(/^http/, 'ws')}/v2/browser/${encodeURIComponent(id)}/cdp?token=${token}`;
 
 /** The session's own secret, or else an API key of a team with the browser scope. */
-async function cdpCredentials(rt: Runtime, req: FastifyRequest, token: string | undefined): Promise<CdpCredentials> {
+async function cdpCredentials(deps: BrowserRouteDeps, req: FastifyRequest, token: string | undefined): Promise<CdpCredentials> {
   if (token) return { token };
   const key = bearer.exec(req.headers.authorization ?? '')?.[1];
-  const principal = key ? await rt.keys.authenticate(key) : undefined;
+  const principal = key ? await deps.keys.authenticate(key) : undefined;
   if (!principal) throw new ApiError('UNAUTHORIZED');
   if (!hasScope(principal, 'browser')) throw new ApiError('FORBIDDEN', { message: "Forbidden: this API key lacks the 'browser' scope" });
   return { teamId: principal.teamId };
@@ -97,31 +98,40 @@ function executeBody(r: SandboxResult) {
   };
 }
 
-const absoluteUrl = (rt: Runtime, req: FastifyRequest) => {
-  const base = baseUrlOf(rt.config, req);
+const absoluteUrl = (deps: BrowserRouteDeps, req: FastifyRequest) => {
+  const base = baseUrlOf(deps.publicUrl, req);
   return (p: string) => base + p;
 };
 
-export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export interface BrowserRouteDeps {
+  browserSessions: BrowserSessions;
+  documents: DocumentRepository<Document>;
+  keys: KeyRepository;
+  /** Whether sessions hand out a CDP URL (BROWSER_CDP). */
+  browserCdp: boolean;
+  publicUrl: string | undefined;
+}
+
+export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps): Promise<void> {
   const config = { scope: 'browser', bucket: 'browser' } as const;
 
   app.post('/v2/browser', { schema: { body: createSchema, tags: ['browser'] }, config }, async (req) => {
     const b = req.body as z.output<typeof createSchema>;
-    const s = await rt.browserSessions.create(principalOf(req).teamId, {
+    const s = await deps.browserSessions.create(principalOf(req).teamId, {
       ttlMs: b.ttl * 1000,
       activityTtlMs: b.activityTtl * 1000,
       profile: b.profile,
-      cdp: rt.config.browserCdp,
+      cdp: deps.browserCdp,
     });
-    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(rt, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt };
+    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt };
   });
 
   app.get('/v2/browser', { schema: { querystring: listQuery, tags: ['browser'] }, config }, async (req) => {
     const { status } = req.query as z.output<typeof listQuery>;
-    const sessions = await rt.browserSessions.list(principalOf(req).teamId, status);
+    const sessions = await deps.browserSessions.list(principalOf(req).teamId, status);
     return {
       success: true,
-      sessions: sessions.map(({ cdpToken, ...s }) => ({ ...s, ...(cdpToken ? { cdpUrl: cdpUrlOf(rt, req, s.id, cdpToken) } : {}), streamWebView: false })),
+      sessions: sessions.map(({ cdpToken, ...s }) => ({ ...s, ...(cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, cdpToken) } : {}), streamWebView: false })),
     };
   });
 
@@ -130,12 +140,12 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
   const relay = new CdpRelay();
   app.addHook('onClose', async () => relay.close());
   app.get('/v2/browser/:id/cdp', { schema: { params: idParams, querystring: cdpQuery, tags: ['browser'] }, config: { public: true } }, async (req, reply) => {
-    if (!rt.config.browserCdp) {
+    if (!deps.browserCdp) {
       throw new ApiError('FORBIDDEN', { message: 'CDP access is turned off on this server; the operator can turn it on with BROWSER_CDP=true' });
     }
     const { id } = req.params as z.output<typeof idParams>;
     const { token } = req.query as z.output<typeof cdpQuery>;
-    const target = rt.browserSessions.cdpTarget(id, await cdpCredentials(rt, req, token));
+    const target = deps.browserSessions.cdpTarget(id, await cdpCredentials(deps, req, token));
     if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
       throw new ApiError('BAD_REQUEST', { message: 'This endpoint speaks the Chrome DevTools Protocol over a WebSocket; connect with connectOverCDP' });
     }
@@ -151,13 +161,13 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
   app.post('/v2/browser/:id/execute', { schema: { params: idParams, body: executeSchema, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof executeSchema>;
-    const r = await rt.browserSessions.execute(principalOf(req).teamId, id, { ...program(b.language, b.code), timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    const r = await deps.browserSessions.execute(principalOf(req).teamId, id, { ...program(b.language, b.code), timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(deps, req) });
     return executeBody(r);
   });
 
   app.delete('/v2/browser/:id', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
-    const durationMs = await rt.browserSessions.destroy(principalOf(req).teamId, id);
+    const durationMs = await deps.browserSessions.destroy(principalOf(req).teamId, id);
     return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
   });
 
@@ -172,27 +182,27 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
       });
     }
     const code = program(b.language, b.code);
-    let sessionId = rt.browserSessions.forScrape(teamId, id);
+    let sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) {
-      const doc = await rt.documents.getScrape(id, teamId);
+      const doc = await deps.documents.getScrape(id, teamId);
       if (!doc) throw new ApiError('BROWSER_SESSION_NOT_FOUND', { message: 'Browser session not found: no scrape with this id' });
-      const s = await rt.browserSessions.create(teamId, {
-        ...rt.browserSessions.interactTtl,
+      const s = await deps.browserSessions.create(teamId, {
+        ...deps.browserSessions.interactTtl,
         scrapeId: id,
         startUrl: doc.metadata.url || doc.metadata.sourceURL,
       });
       sessionId = s.id;
     }
-    const r = await rt.browserSessions.execute(teamId, sessionId, { ...code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(rt, req) });
+    const r = await deps.browserSessions.execute(teamId, sessionId, { ...code, timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(deps, req) });
     return executeBody(r);
   });
 
   app.delete('/v2/scrape/:id/interact', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
     const teamId = principalOf(req).teamId;
-    const sessionId = rt.browserSessions.forScrape(teamId, id);
+    const sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
-    const durationMs = await rt.browserSessions.destroy(teamId, sessionId);
+    const durationMs = await deps.browserSessions.destroy(teamId, sessionId);
     return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
   });
 }

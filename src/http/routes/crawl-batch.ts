@@ -6,10 +6,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { ApiError, isApiError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
+import type { Logger } from 'pino';
 import { batchRequestSchema, crawlRequestSchema, type BatchRequest, type CrawlRequest } from '../../crawl/options.js';
 import type { JobKind } from '../../crawl/store.js';
 import { TERMINAL } from '../../crawl/store.js';
+import type { CrawlService } from '../../crawl/service.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
@@ -33,13 +34,19 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
 
 const basePath = (kind: JobKind) => (kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape');
 
-export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export interface CrawlBatchRouteDeps {
+  crawls: CrawlService;
+  log: Logger;
+  publicUrl: string | undefined;
+}
+
+export async function crawlBatchRoutes(app: FastifyInstance, deps: CrawlBatchRouteDeps): Promise<void> {
   app.post(
     '/v2/crawl',
     { schema: { body: crawlRequestSchema, tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'crawl' } },
     async (req) => {
-      const base = baseUrlOf(rt.config, req);
-      const { id } = await rt.crawls.startCrawl(principalOf(req).teamId, req.body as CrawlRequest, idempotencyKey(req), base);
+      const base = baseUrlOf(deps.publicUrl, req);
+      const { id } = await deps.crawls.startCrawl(principalOf(req).teamId, req.body as CrawlRequest, idempotencyKey(req), base);
       return { success: true, id, url: `${base}/v2/crawl/${id}` };
     },
   );
@@ -48,8 +55,8 @@ export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promi
     '/v2/batch/scrape',
     { schema: { body: batchRequestSchema, tags: ['batch'] }, config: { scope: 'scrape', bucket: 'crawl' } },
     async (req) => {
-      const base = baseUrlOf(rt.config, req);
-      const r = await rt.crawls.startBatch(principalOf(req).teamId, req.body as BatchRequest, idempotencyKey(req), base);
+      const base = baseUrlOf(deps.publicUrl, req);
+      const r = await deps.crawls.startBatch(principalOf(req).teamId, req.body as BatchRequest, idempotencyKey(req), base);
       return { success: true, id: r.id, url: `${base}/v2/batch/scrape/${r.id}`, ...(r.invalidURLs ? { invalidURLs: r.invalidURLs } : {}) };
     },
   );
@@ -57,7 +64,7 @@ export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promi
   for (const path of ['/v2/crawl/active', '/v2/crawl/ongoing']) {
     app.get(path, { schema: { tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'status' } }, async (req) => ({
       success: true,
-      crawls: await rt.crawls.active(principalOf(req).teamId),
+      crawls: await deps.crawls.active(principalOf(req).teamId),
     }));
   }
 
@@ -73,14 +80,14 @@ export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promi
       handler: async (req) => {
         const { id } = req.params as z.output<typeof idParams>;
         const q = req.query as z.output<typeof pageQuery>;
-        const base = baseUrlOf(rt.config, req);
+        const base = baseUrlOf(deps.publicUrl, req);
         const selfUrl = (skip: number, limit?: number) => `${base}${path}/${id}?skip=${skip}${limit !== undefined ? `&limit=${limit}` : ''}`;
-        const page = await rt.crawls.status(principalOf(req).teamId, id, kind, { ...(q.skip !== undefined ? { skip: q.skip } : {}), ...(q.limit !== undefined ? { limit: q.limit } : {}) }, selfUrl);
+        const page = await deps.crawls.status(principalOf(req).teamId, id, kind, { ...(q.skip !== undefined ? { skip: q.skip } : {}), ...(q.limit !== undefined ? { limit: q.limit } : {}) }, selfUrl);
         return { success: true, ...page };
       },
       wsHandler: (socket, req) => {
         const { id } = req.params as { id: string };
-        void watch(rt, socket, principalOf(req).teamId, id, kind);
+        void watch(deps, socket, principalOf(req).teamId, id, kind);
       },
     });
 
@@ -89,7 +96,7 @@ export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promi
       { schema: { params: idParams, tags: [kind] }, config: { scope, bucket: 'status' } },
       async (req) => {
         const { id } = req.params as z.output<typeof idParams>;
-        await rt.crawls.cancel(principalOf(req).teamId, id, kind);
+        await deps.crawls.cancel(principalOf(req).teamId, id, kind);
         return { success: true, status: 'cancelled' };
       },
     );
@@ -99,7 +106,7 @@ export async function crawlBatchRoutes(app: FastifyInstance, rt: Runtime): Promi
       { schema: { params: idParams, tags: [kind] }, config: { scope, bucket: 'status' } },
       async (req) => {
         const { id } = req.params as z.output<typeof idParams>;
-        return { success: true, ...(await rt.crawls.errors(principalOf(req).teamId, id, kind)) };
+        return { success: true, ...(await deps.crawls.errors(principalOf(req).teamId, id, kind)) };
       },
     );
   }
@@ -112,13 +119,13 @@ const WATCH_POLL_MS = 250;
  * per finished page in order, then `done` (or a terminal snapshot for cancelled and failed jobs)
  * and a clean close. It reads the store, so it works whichever process runs the job.
  */
-async function watch(rt: Runtime, socket: WebSocket, teamId: string, id: string, kind: JobKind): Promise<void> {
+async function watch(deps: CrawlBatchRouteDeps, socket: WebSocket, teamId: string, id: string, kind: JobKind): Promise<void> {
   let open = true;
   socket.on('close', () => (open = false));
   socket.on('error', () => (open = false));
   const send = (msg: unknown) => open && socket.send(JSON.stringify(msg));
   try {
-    let job = await rt.crawls.owned(teamId, id, kind);
+    let job = await deps.crawls.owned(teamId, id, kind);
     const snapshot = () => ({
       status: job.status,
       completed: job.finished,
@@ -130,7 +137,7 @@ async function watch(rt: Runtime, socket: WebSocket, teamId: string, id: string,
     send({ type: 'catchup', data: { ...snapshot(), status: 'scraping' } });
     let seq = 0;
     while (open) {
-      const rows = await rt.crawlRepo.results.after(id, seq, 200);
+      const rows = await deps.crawls.resultsAfter(id, seq, 200);
       for (const r of rows) {
         seq = r.seq;
         send({ type: 'document', data: JSON.parse(r.document) });
@@ -145,11 +152,11 @@ async function watch(rt: Runtime, socket: WebSocket, teamId: string, id: string,
         return;
       }
       await new Promise((r) => setTimeout(r, WATCH_POLL_MS));
-      job = await rt.crawls.owned(teamId, id, kind);
+      job = await deps.crawls.owned(teamId, id, kind);
     }
   } catch (e) {
     const error = isApiError(e) ? e.message : 'Internal error';
-    if (!isApiError(e)) rt.log.error({ err: e, jobId: id }, 'watch stream failed');
+    if (!isApiError(e)) deps.log.error({ err: e, jobId: id }, 'watch stream failed');
     send({ type: 'error', error });
     if (open) socket.close(isApiError(e) && e.status === 404 ? 1008 : 1011, error.slice(0, 120));
   }

@@ -2,8 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
-import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, MapService, type MapRequest } from '../../crawl/map.js';
-import type { Runtime } from '../../runtime.js';
+import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, type MapRequest, type MapService } from '../../crawl/map.js';
 import { MAX_TIMEOUT_MS, scrapeOptionsShape } from '../../scrape/options.js';
 import { scrapeContext } from './scrape.js';
 
@@ -52,10 +51,14 @@ function toMapRequest(b: MapBody): MapRequest {
   return req;
 }
 
-export async function mapRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
-  const service = new MapService({ scraper: rt.scraper, http: rt.http, guard: rt.guard });
+export interface MapRouteDeps {
+  mapper: MapService;
+  publicUrl: string | undefined;
+}
+
+export async function mapRoutes(app: FastifyInstance, deps: MapRouteDeps): Promise<void> {
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
-    const { links } = await service.map(toMapRequest(req.body as MapBody), scrapeContext(rt, req, reply));
+    const { links } = await deps.mapper.map(toMapRequest(req.body as MapBody), scrapeContext(deps.publicUrl, req, reply));
     return { success: true, links };
   });
 }

@@ -11,12 +11,17 @@ import {
   type CreateMonitor,
   type UpdateMonitor,
 } from '../../monitor/schemas.js';
-import type { Runtime } from '../../runtime.js';
+import type { MonitorService } from '../../monitor/service.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
-export async function monitorRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
-  const service = rt.monitors.service;
+export interface MonitorRouteDeps {
+  monitors: MonitorService;
+  publicUrl: string | undefined;
+}
+
+export async function monitorRoutes(app: FastifyInstance, deps: MonitorRouteDeps): Promise<void> {
+  const service = deps.monitors;
   const write = { scope: 'monitor', bucket: 'crawl' } as const;
   const read = { scope: 'monitor', bucket: 'status' } as const;
   const tags = ['monitor'];
@@ -61,7 +66,7 @@ export async function monitorRoutes(app: FastifyInstance, rt: Runtime): Promise<
   app.get('/v2/monitor/:monitorId/checks/:checkId', { schema: { params: checkParams, querystring: checkQuery, tags }, config: read }, async (req) => {
     const { monitorId, checkId } = req.params as z.output<typeof checkParams>;
     const q = req.query as z.output<typeof checkQuery>;
-    const base = baseUrlOf(rt.config, req);
+    const base = baseUrlOf(deps.publicUrl, req);
     const selfUrl = (skip: number) =>
       `${base}/v2/monitor/${monitorId}/checks/${checkId}?skip=${skip}&limit=${q.limit}${q.status ? `&status=${q.status}` : ''}`;
     const detail = await service.check(principalOf(req).teamId, monitorId, checkId, { skip: q.skip, limit: q.limit, ...(q.status ? { status: q.status } : {}) }, selfUrl);

@@ -10,8 +10,8 @@ import { ApiError, isApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../scrape/parse-options.js';
 import { parserSettings } from '../../parse/parsers.js';
 import { applyParsed } from '../../scrape/parsed.js';
-import type { ParsedFile } from '../../parse/service.js';
-import type { Runtime } from '../../runtime.js';
+import type { DocumentParser, ParsedFile } from '../../parse/service.js';
+import type { DocumentRepository } from '../../store/documents.js';
 import type { Document, DocumentMetadata } from '../../core/document.js';
 import { pendingFeatures, type ScrapeOptions } from '../../scrape/options.js';
 import { principalOf } from '../auth.js';
@@ -102,7 +102,12 @@ function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrap
   return applyParsed({ metadata }, parsed, o);
 }
 
-export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export interface ParseRouteDeps {
+  parser: DocumentParser;
+  documents: DocumentRepository<Document>;
+}
+
+export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(multipart, {
       throwFileSizeLimit: true,
@@ -114,7 +119,7 @@ export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<vo
       async (req) => {
         const { options: o, file } = await readUpload(req);
         const want = new Set(o.formats.map((f) => f.type));
-        const parsed = await rt.parser.parse(
+        const parsed = await deps.parser.parse(
           { body: file.body, contentType: file.mimetype, filename: file.filename },
           {
             settings: parserSettings(o.parsers),
@@ -131,7 +136,7 @@ export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<vo
         );
         const scrapeId = randomUUID();
         const doc = toDocument(parsed, o, file.filename, scrapeId);
-        if (!o.zeroDataRetention) await rt.documents.recordScrape(scrapeId, principalOf(req).teamId, file.filename, doc);
+        if (!o.zeroDataRetention) await deps.documents.recordScrape(scrapeId, principalOf(req).teamId, file.filename, doc);
         return { success: true, data: doc };
       },
     );

@@ -5,9 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
-import type { Runtime } from '../../runtime.js';
+import type { BrowserSessions } from '../../browser/sessions.js';
+import type { Document } from '../../core/document.js';
 import { scrapeRequestSchema, type ScrapeRequest } from '../../scrape/options.js';
-import type { ScrapeContext } from '../../scrape/pipeline.js';
+import type { ScrapeContext, Scraper } from '../../scrape/pipeline.js';
+import type { DocumentRepository } from '../../store/documents.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
 
@@ -22,21 +24,28 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
   return ac.signal;
 }
 
-export function scrapeContext(rt: Runtime, req: FastifyRequest, reply: FastifyReply): ScrapeContext {
-  const base = baseUrlOf(rt.config, req);
+export function scrapeContext(publicUrl: string | undefined, req: FastifyRequest, reply: FastifyReply): ScrapeContext {
+  const base = baseUrlOf(publicUrl, req);
   return { teamId: principalOf(req).teamId, absoluteUrl: (p) => base + p, signal: disconnectSignal(reply) };
 }
 
-export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+export interface ScrapeRouteDeps {
+  scraper: Scraper;
+  documents: DocumentRepository<Document>;
+  browserSessions: BrowserSessions;
+  publicUrl: string | undefined;
+}
+
+export async function scrapeRoutes(app: FastifyInstance, deps: ScrapeRouteDeps): Promise<void> {
   app.post(
     '/v2/scrape',
     { schema: { body: scrapeRequestSchema, tags: ['scrape'] }, config: { scope: 'scrape', bucket: 'scrape' } },
     async (req, reply) => {
       const { url, ...options } = req.body as ScrapeRequest;
-      const ctx = scrapeContext(rt, req, reply);
+      const ctx = scrapeContext(deps.publicUrl, req, reply);
       const doc = options.keepAlive
-        ? await rt.browserSessions.keepScrape(ctx.teamId, (keepPage) => rt.scraper.scrape(url, options, { ...ctx, keepPage }))
-        : await rt.scraper.scrape(url, options, ctx);
+        ? await deps.browserSessions.keepScrape(ctx.teamId, (keepPage) => deps.scraper.scrape(url, options, { ...ctx, keepPage }))
+        : await deps.scraper.scrape(url, options, ctx);
       return { success: true, data: doc };
     },
   );
@@ -46,7 +55,7 @@ export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<v
     { schema: { params: idParams, tags: ['scrape'] }, config: { scope: 'scrape', bucket: 'status' } },
     async (req) => {
       const { id } = req.params as z.output<typeof idParams>;
-      const doc = await rt.documents.getScrape(id, principalOf(req).teamId);
+      const doc = await deps.documents.getScrape(id, principalOf(req).teamId);
       if (!doc) throw new ApiError('JOB_NOT_FOUND');
       return { success: true, data: doc };
     },
