@@ -32,6 +32,7 @@ import { ChangeTracker } from './monitor/change-tracking.js';
 import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
+import { createSearch, type Search } from './search/index.js';
 
 export interface Runtime {
   config: Config;
@@ -57,6 +58,8 @@ export interface Runtime {
   /** Interactive browser sessions and the profiles they (and scrapes) use. */
   browserSessions: BrowserSessions;
   profiles: ProfileStore;
+  /** Web search (SearXNG when configured) and the local index of fetched pages. */
+  search: Search;
   /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
   close(drainMs?: number): Promise<void>;
 }
@@ -90,7 +93,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const parser = new DocumentParser();
   const changeTracker = new ChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles });
+  const search = createSearch(config, store, log);
+  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles, ...search.scraperDeps });
+  search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
     engine: browser,
     guard,
@@ -141,6 +146,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     monitors,
     browserSessions,
     profiles,
+    search,
     async close(drainMs = 0) {
       if (closed) return;
       closed = true;

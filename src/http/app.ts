@@ -19,6 +19,7 @@ import { mapRoutes } from './routes/map.js';
 import { parseRoutes } from './routes/parse.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
+import { searchRoutes } from './routes/search.js';
 import { zodValidatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -51,6 +52,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   await fileRoutes(app, rt);
   await scrapeRoutes(app, rt);
   await mapRoutes(app, rt);
+  await searchRoutes(app, rt);
   await parseRoutes(app, rt);
   await monitorRoutes(app, rt);
   await browserRoutes(app, rt);

@@ -13,6 +13,7 @@ import { serveCrawlTree } from './crawl-tree.js';
 import { serveDocument } from './documents.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
+import { serveSearchEngine } from './search-engine.js';
 
 export interface FixtureSite {
   url: string;
@@ -53,6 +54,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   if (serveBrowserPages(req, path, res)) return;
   if (serveDocument(path, res)) return;
   if (serveWatched(req, path, res)) return;
+  if (serveSearchEngine(url, site.url, res)) return;
 
   switch (path) {
     case '/redirect/1':
