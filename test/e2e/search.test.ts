@@ -10,6 +10,10 @@ import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
 import { searxAvailable, startSearx, type Searx } from '../helpers/searx.js';
 import { sdkError } from '../helpers/sdk-error.js';
 
+if (!searxAvailable()) {
+  console.warn('Skipping the SearXNG search tests: searx is not installed (Debian: apt-get install -y searx)');
+}
+
 let site: FixtureSite;
 const gleaners: TestGleaner[] = [];
 

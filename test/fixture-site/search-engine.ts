@@ -15,14 +15,18 @@ export interface LibraryPage {
 const TOPICS = ['green tea', 'black tea', 'oolong tea', 'white tea', 'herbal tea', 'matcha', 'chai', 'rooibos'];
 const ASPECTS = ['brewing', 'history', 'storage'];
 
-/** 24 pages: every tea topic from three aspects. */
-export const LIBRARY: LibraryPage[] = TOPICS.flatMap((topic) =>
-  ASPECTS.map((aspect) => ({
-    slug: `${topic.replace(/\s+/g, '-')}-${aspect}`,
-    title: `${topic[0]!.toUpperCase()}${topic.slice(1)} ${aspect}`,
-    text: `A guide to ${aspect} ${topic}. Everything about ${topic} ${aspect}, written for the fixture library.`,
-  })),
-);
+/** 24 pages (every tea topic from three aspects), and two for ranking: a word in a title beats it repeated in a text. */
+export const LIBRARY: LibraryPage[] = [
+  ...TOPICS.flatMap((topic) =>
+    ASPECTS.map((aspect) => ({
+      slug: `${topic.replace(/\s+/g, '-')}-${aspect}`,
+      title: `${topic[0]!.toUpperCase()}${topic.slice(1)} ${aspect}`,
+      text: `A guide to ${aspect} ${topic}. Everything about ${topic} ${aspect}, written for the fixture library.`,
+    })),
+  ),
+  { slug: 'kettle-thermometer', title: 'Kettle thermometer', text: 'How hot is hot enough? A thermometer clipped to the kettle answers.' },
+  { slug: 'water-notes', title: 'Water notes', text: 'Soft water, hard water. A kettle thermometer is handy; the kettle, the kettle, always the kettle.' },
+];
 
 /** Results beyond the site, for domain and category filters (never scraped). */
 const ELSEWHERE = [
