@@ -78,7 +78,13 @@ describe('with no web provider configured', () => {
 
   it('leaves out pages scraped with storeInCache false or zero data retention', async () => {
     await fc.scrape(lib('rooibos-storage'), { formats: ['markdown'], storeInCache: false });
-    await fc.scrape(lib('rooibos-history'), { formats: ['markdown'], zeroDataRetention: true } as Parameters<typeof fc.scrape>[1]);
+    // The SDK's scrape has no zeroDataRetention field; the HTTP body does.
+    const zdr = await fetch(`${g.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${g.key}` },
+      body: JSON.stringify({ url: lib('rooibos-history'), formats: ['markdown'], zeroDataRetention: true }),
+    });
+    expect(zdr.status).toBe(200);
     expect((await fc.search('rooibos')).web).toEqual([]);
   });
 
