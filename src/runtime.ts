@@ -33,6 +33,7 @@ import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
 import { createSearch, type Search } from './search/index.js';
+import { searchForMonitor } from './search/monitor-target.js';
 
 export interface Runtime {
   config: Config;
@@ -121,7 +122,18 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
   const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
   const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
-  const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
+  const monitors = createMonitors({
+    config,
+    log,
+    store,
+    queues,
+    scraper,
+    crawls,
+    crawlRepo,
+    webhooks,
+    guard,
+    search: (teamId, target, signal) => searchForMonitor(search.service, teamId, target, signal),
+  });
   let closed = false;
   return {
     config,

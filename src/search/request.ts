@@ -44,11 +44,15 @@ const sourceObject = z.looseObject({
 
 const asObject = (v: unknown) => (typeof v === 'string' ? { type: v } : v);
 
+/** A domain as filters compare it: lower case, without scheme, path, port or `www.`. */
+export const normaliseDomain = (d: string): string =>
+  d.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[/:].*$/, '').replace(/^www\./, '');
+
 const domain = z
   .string()
   .min(1)
   .max(253)
-  .transform((d) => d.trim().toLowerCase().replace(/^[a-z]+:\/\//, '').replace(/[/:].*$/, '').replace(/^www\./, ''))
+  .transform(normaliseDomain)
   .refine((d) => /^[a-z0-9.-]+$/.test(d), { message: 'Expected a domain such as example.com' });
 
 /** `scrapeOptions` without `formats` means "do not scrape" here, unlike on scrape itself. */
