@@ -114,6 +114,17 @@ describe('with no web provider configured', () => {
   });
 });
 
+describe('map', () => {
+  it("lists the site's pages the team fetched before, beside the links it discovers, with sitemap 'skip'", async () => {
+    // Only the sitemap lists this page; no page links to it.
+    await fc.scrape(`${site.url}/crawl/orphan-1`, { formats: ['markdown'] });
+    const { links } = await fc.map(`${site.url}/crawl`, { sitemap: 'skip' });
+    const paths = links.map((l) => l.url.replace(site.url, ''));
+    expect(paths).toEqual(expect.arrayContaining(['/crawl', '/crawl/a', '/crawl/b', '/crawl/orphan-1']));
+    expect(paths.some((p) => p.startsWith('/library/'))).toBe(false);
+  });
+});
+
 describe('with a web provider configured', () => {
   it('still answers from the local index when a source asks for provider "local"', async () => {
     // An instance that is not there: a local request must never need it.

@@ -53,7 +53,12 @@ function toMapRequest(b: MapBody): MapRequest {
 }
 
 export async function mapRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
-  const service = new MapService({ scraper: rt.scraper, http: rt.http, guard: rt.guard });
+  const service = new MapService({
+    scraper: rt.scraper,
+    http: rt.http,
+    guard: rt.guard,
+    indexedUrls: (teamId, prefixes, limit) => rt.search.index.urls(teamId, prefixes, limit),
+  });
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
     const { links } = await service.map(toMapRequest(req.body as MapBody), scrapeContext(rt, req, reply));
     return { success: true, links };
