@@ -8,6 +8,7 @@ import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
 import { printMonitorBench, runMonitorBench } from './monitor.js';
 import { printParseBench, runParseBench } from './parse.js';
 import { printBrowserBench, runBrowserBench } from './browser.js';
+import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -23,6 +24,11 @@ printSyntheticCrawlBench(await runSyntheticCrawlBench());
 printParseBench(await runParseBench());
 
 printMonitorBench(await runMonitorBench());
+
+const index = await runIndexBench();
+if (index) printIndexBench(index);
+const indexingCrawl = await runIndexingCrawlBench();
+if (indexingCrawl) printIndexingCrawlBench(indexingCrawl);
 
 const browser = await runBrowserBench();
 if (browser) printBrowserBench(browser);

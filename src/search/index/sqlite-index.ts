@@ -76,12 +76,25 @@ export class SqliteIndex implements LocalIndex {
     return hits;
   }
 
+  /**
+   * Ranks first, reads pages after: the page text is read for the few hits returned, not for
+   * every match. Without domain or date filters the full-text table alone gives the top rows
+   * (the team is part of the match).
+   */
   private async run(match: string, q: LocalQuery): Promise<LocalHit[]> {
-    const res = await sql<Row>`SELECT p.url, p.title, p.description, p.body, COALESCE(p.published_at, p.indexed_at) AS date, -f.rank AS score
-      FROM search_fts f JOIN search_pages p ON p.id = f.rowid
-      WHERE search_fts MATCH ${match} AND p.team_id = ${q.teamId} ${filters(q)}
-      ORDER BY f.rank LIMIT ${q.limit}`.execute(this.db);
-    return res.rows.map((r) => ({ ...r, date: Number(r.date), score: Number(r.score) }));
+    const filtered = Boolean(q.includeDomains?.length || q.excludeDomains?.length || q.from !== undefined || q.to !== undefined || q.urlPrefixes?.length);
+    const top = filtered
+      ? await sql<{ id: number; score: number }>`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
+          WHERE search_fts MATCH ${match} AND p.team_id = ${q.teamId} ${filters(q)} ORDER BY f.rank LIMIT ${q.limit}`.execute(this.db)
+      : await sql<{ id: number; score: number }>`SELECT rowid AS id, -rank AS score FROM search_fts WHERE search_fts MATCH ${match} ORDER BY rank LIMIT ${q.limit}`.execute(this.db);
+    if (top.rows.length === 0) return [];
+    const rows = await sql<Row & { id: number }>`SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date, 0 AS score
+      FROM search_pages WHERE team_id = ${q.teamId} AND id IN (${sql.join(top.rows.map((r) => r.id))})`.execute(this.db);
+    const byId = new Map(rows.rows.map((r) => [r.id, r]));
+    return top.rows.flatMap((t) => {
+      const r = byId.get(t.id);
+      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score: Number(t.score) }] : [];
+    });
   }
 
   async urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]> {
