@@ -8,7 +8,7 @@
  * 2. Crawl throughput of the manual with indexing on and off, one crawl after the other in the
  *    same run, each in a Gleaner child process of its own.
  *
- * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-crawl]` runs it alone.
+ * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl]` runs it alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,9 +136,11 @@ export async function runIndexBench(opts: { pages?: number; queries?: number } =
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-search-bench-'));
   try {
     const store = await openStore({ dataDir });
+    const index = new SqliteIndex(path.join(dataDir, 'search.sqlite'));
     try {
-      out.push(await benchIndex('SQLite FTS5', store, new SqliteIndex(store.db), c, pages, queries));
+      out.push(await benchIndex('SQLite FTS5', store, index, c, pages, queries));
     } finally {
+      await index.close();
       await store.close();
     }
   } finally {
@@ -256,8 +258,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   const pages = arg('--pages');
   const queries = arg('--queries');
-  const idx = await runIndexBench({ ...(pages ? { pages } : {}), ...(queries ? { queries } : {}) });
-  if (idx) printIndexBench(idx);
+  if (!process.argv.includes('--skip-index')) {
+    const idx = await runIndexBench({ ...(pages ? { pages } : {}), ...(queries ? { queries } : {}) });
+    if (idx) printIndexBench(idx);
+  }
   if (!process.argv.includes('--skip-crawl')) {
     const crawl = await runIndexingCrawlBench();
     if (crawl) printIndexingCrawlBench(crawl);

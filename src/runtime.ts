@@ -168,6 +168,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       await webhooks.close();
       await Promise.allSettled([http.close(), browser?.close(), transformer.close(), parser.close()]);
       if (redis) redis.disconnect();
+      await search.close();
       await store.close();
     },
   };

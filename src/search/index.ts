@@ -3,6 +3,7 @@
  * PostgreSQL, following the store), the indexer the scrape pipeline calls, the SearXNG provider
  * when one is configured, and the service routes and monitors use.
  */
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
@@ -21,10 +22,11 @@ export interface Search {
   scraperDeps: { indexer?: PageIndexer };
   /** The service scrapes results through the pipeline, which is built after this. */
   useScraper(scraper: SearchScraper): void;
+  close(): Promise<void>;
 }
 
 export function createSearch(config: Config, store: Store, log: Logger): Search {
-  const index: LocalIndex = store.dialect === 'postgres' ? new PostgresIndex(store.db) : new SqliteIndex(store.db);
+  const index: LocalIndex = store.dialect === 'postgres' ? new PostgresIndex(store.db) : new SqliteIndex(path.join(config.dataDir, 'search.sqlite'));
   const web = config.searxngUrl ? new SearxngProvider({ baseUrl: config.searxngUrl, engines: config.searxngEngines }) : undefined;
   let scraper: SearchScraper | undefined;
   const service = new SearchService({
@@ -44,6 +46,7 @@ export function createSearch(config: Config, store: Store, log: Logger): Search 
     useScraper: (s) => {
       scraper = s;
     },
+    close: () => index.close(),
   };
 }
 

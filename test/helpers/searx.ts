@@ -1,6 +1,6 @@
 /**
- * Starts a real searx (Debian's package) for tests: a settings file in a temporary folder with
- * json_engine engines reading the fixture site's search endpoints, served on a free port, and
+ * Starts a real searx (Debian's package `searx`) for tests: a settings file in a temporary folder
+ * with json_engine engines reading the fixture site's search endpoints, served on a free port, and
  * stopped by `close()`. `searxAvailable()` says whether the package is installed, so tests can
  * skip with a reason instead of failing on machines without it.
  */
@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 const PYTHON = '/usr/bin/python3';
-const EXAMPLE_SETTINGS = '/usr/share/doc/searx/examples/settings.yml';
 const PACKAGE_DIR = '/usr/share/python3-searx';
+const WEBAPP = '/usr/lib/python3/dist-packages/searx/webapp.py';
 
 export interface SearxEngine {
   name: string;
@@ -33,7 +33,7 @@ export interface Searx {
   close(): Promise<void>;
 }
 
-export const searxAvailable = (): boolean => fs.existsSync(EXAMPLE_SETTINGS) && fs.existsSync(PACKAGE_DIR) && fs.existsSync(PYTHON);
+export const searxAvailable = (): boolean => fs.existsSync(WEBAPP) && fs.existsSync(PACKAGE_DIR) && fs.existsSync(PYTHON);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -46,22 +46,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A complete settings file of our own: Debian's package ships only an example (under
+ * /usr/share/doc, which slim images leave out), and its code finds no defaults. JSON output is
+ * on, failing engines are never suspended (each search asks them again), and the engines read
+ * the fixture site over plain http.
+ */
 function settings(port: number, siteUrl: string, engines: SearxEngine[]): string {
-  const example = fs.readFileSync(EXAMPLE_SETTINGS, 'utf8').split('\n');
-  const enginesAt = example.findIndex((l) => /^engines\s*:/.test(l));
-  const after = example.findIndex((l, i) => i > enginesAt && /^[a-z_]+\s*:/.test(l));
-  const head = example
-    .slice(0, enginesAt)
-    .join('\n')
-    .replace(/^(\s+)port\s*:.*$/m, `$1port : ${port}`)
-    .replace(/^(\s+)bind_address\s*:.*$/m, '$1bind_address : "127.0.0.1"')
-    .replace(/^(\s+)secret_key\s*:.*$/m, `$1secret_key : "${randomBytes(16).toString('hex')}"`)
-    // A failing engine is asked again on every search, not suspended after its first failure.
-    .replace(/^(\s+)ban_time_on_fail\s*:.*$/m, '$1ban_time_on_fail : 0')
-    .replace(/^(\s+)max_ban_time_on_fail\s*:.*$/m, '$1max_ban_time_on_fail : 0')
-    .replace(/^(\s+)static_path\s*:.*$/m, `$1static_path : "${PACKAGE_DIR}/static"`)
-    .replace(/^(\s+)templates_path\s*:.*$/m, `$1templates_path : "${PACKAGE_DIR}/templates"`)
-    .replace(/^search:\s*$/m, 'search:\n    formats: [html, json]');
   const list = engines
     .map((e, i) =>
       [
@@ -82,7 +73,58 @@ function settings(port: number, siteUrl: string, engines: SearxEngine[]): string
       ].join('\n'),
     )
     .join('\n');
-  return `${head}\nengines:\n${list}\n\n${example.slice(after).join('\n')}`;
+  return `general:
+    debug: False
+    instance_name: "gleaner-test"
+    contact_url: False
+    enable_stats: False
+brand:
+    git_url: https://github.com/searx/searx
+    git_branch: master
+    issue_url: https://github.com/searx/searx/issues
+    docs_url: https://searx.github.io/searx
+    public_instances: https://searx.space
+    wiki_url: https://github.com/searx/searx/wiki
+    twitter_url: https://twitter.com/Searx_engine
+search:
+    safe_search: 0
+    autocomplete: ""
+    default_lang: ""
+    formats: [html, json]
+    ban_time_on_fail: 0
+    max_ban_time_on_fail: 0
+    prefer_configured_language: False
+server:
+    port: ${port}
+    bind_address: "127.0.0.1"
+    secret_key: "${randomBytes(16).toString('hex')}"
+    base_url: False
+    image_proxy: False
+    http_protocol_version: "1.0"
+    method: "GET"
+    default_http_headers: {}
+ui:
+    autofocus: True
+    archive_today: False
+    static_path: "${PACKAGE_DIR}/static"
+    templates_path: "${PACKAGE_DIR}/templates"
+    default_theme: oscar
+    default_locale: ""
+    theme_args:
+        oscar_style: logicodev
+outgoing:
+    request_timeout: 2.0
+    useragent_suffix: ""
+    pool_connections: 100
+    pool_maxsize: 10
+engines:
+${list}
+locales:
+    en: English
+doi_resolvers:
+    oadoi.org: 'https://oadoi.org/'
+default_doi_resolver: 'oadoi.org'
+`;
 }
 
 async function listening(port: number, child: ChildProcess, log: () => string): Promise<void> {

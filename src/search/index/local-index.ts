@@ -39,6 +39,7 @@ export interface LocalIndex {
   urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]>;
   /** Pages and bytes held (benchmarks). */
   stats(): Promise<{ pages: number; bytes: number }>;
+  close(): Promise<void>;
 }
 
 /** Search words, each safe to hand to either engine's query syntax. */

@@ -5,8 +5,11 @@
  */
 import type { Document } from '../../scrape/document.js';
 
-/** Enough text for ranking and snippets; the rest of a very long page adds little. */
-export const MAX_BODY_CHARS = 100_000;
+/**
+ * Enough text for ranking and snippets; the rest of a very long page adds little, and indexing
+ * a long tail costs as much as the rest of the page's processing.
+ */
+export const MAX_BODY_CHARS = 20_000;
 
 export interface PageText {
   url: string;

@@ -69,4 +69,8 @@ export class PostgresIndex implements LocalIndex {
       pg_total_relation_size('search_pages') AS bytes`.execute(this.db);
     return { pages: Number(res.rows[0]?.pages ?? 0), bytes: Number(res.rows[0]?.bytes ?? 0) };
   }
+
+  async close(): Promise<void> {
+    // The store owns the connection pool.
+  }
 }

@@ -1,4 +1,4 @@
-/** Domain, date and URL-prefix conditions on `search_pages p`, in SQL both engines read alike. */
+/** Domain, date and URL-prefix conditions on `search_pages p` for the PostgreSQL index. */
 import { sql, type RawBuilder } from 'kysely';
 import { escapeLike, type LocalQuery } from './local-index.js';
 

@@ -1,68 +1,78 @@
-/** The local index on SQLite: FTS5 with BM25 (weights set in the migration: title and URL count most). */
+/**
+ * The local index on SQLite: FTS5 with BM25 (title and URL words count most), in a file of its
+ * own beside the store (`search.sqlite`). Reads run on the calling thread; writes go to a thread
+ * of their own (sqlite-writer.ts). The full-text table is contentless, with the page text kept
+ * once in `search_pages` for snippets and filters, and a token per team inside the match itself,
+ * so the match keeps teams apart.
+ */
 import { createHash } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
-import { SharedTransactions } from '../../store/shared-transactions.js';
-import { queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { escapeLike, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
 import type { PageText } from './page-text.js';
-import { filters, prefixFilter } from './sql-filters.js';
+import { IndexWriter } from './sqlite-writer.js';
 
 /** A token no text produces, standing for the team inside the full-text match. */
 const teamToken = (teamId: string) => 'tm' + createHash('sha256').update(teamId).digest('hex').slice(0, 24);
 
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS search_pages (
+  id INTEGER PRIMARY KEY,
+  team_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  host TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  body TEXT NOT NULL,
+  published_at INTEGER,
+  indexed_at INTEGER NOT NULL,
+  UNIQUE (team_id, url)
+);
+CREATE INDEX IF NOT EXISTS search_pages_indexed_at ON search_pages (indexed_at);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+  team, title, url, headings, description, body,
+  tokenize = 'porter unicode61', content = '', contentless_delete = 1
+);
+`;
+
+/** Ranking weights, in column order: the team token counts for nothing, title and URL most. */
+const RANK = 'bm25(0.0, 10.0, 6.0, 3.0, 2.0, 1.0)';
+
 interface Row {
+  id: number;
   url: string;
   title: string;
   description: string;
   body: string;
   date: number;
-  score: number;
 }
 
 export class SqliteIndex implements LocalIndex {
-  private readonly writes: SharedTransactions;
+  private readonly db: SQLite.Database;
+  private readonly writer: IndexWriter;
+  private readonly statements = new Map<string, SQLite.Statement>();
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.writes = new SharedTransactions(db);
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new SQLite(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.db.prepare('INSERT INTO search_fts (search_fts, rank) VALUES (?, ?)').run('rank', RANK);
+    this.writer = new IndexWriter(file);
   }
 
-  async upsert(teamId: string, p: PageText, indexedAt = Date.now()): Promise<void> {
-    await this.writes.run(async (trx) => {
-      const prev = await sql<{ id: number }>`SELECT id FROM search_pages WHERE team_id = ${teamId} AND url = ${p.url}`.execute(trx);
-      let id = prev.rows[0]?.id;
-      if (id !== undefined) {
-        await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(trx);
-        await sql`UPDATE search_pages SET host = ${p.host}, title = ${p.title}, description = ${p.description}, body = ${p.body},
-          published_at = ${p.publishedAt ?? null}, indexed_at = ${indexedAt} WHERE id = ${id}`.execute(trx);
-      } else {
-        const ins = await sql<{ id: number }>`INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at)
-          VALUES (${teamId}, ${p.url}, ${p.host}, ${p.title}, ${p.description}, ${p.body}, ${p.publishedAt ?? null}, ${indexedAt}) RETURNING id`.execute(trx);
-        id = ins.rows[0]!.id;
-      }
-      await sql`INSERT INTO search_fts (rowid, team, title, url, headings, description, body)
-        VALUES (${id}, ${teamToken(teamId)}, ${p.title}, ${p.urlWords}, ${p.headings}, ${p.description}, ${p.body})`.execute(trx);
-    });
+  async upsert(teamId: string, page: PageText, indexedAt = Date.now()): Promise<void> {
+    await this.writer.write({ op: 'upsert', teamId, teamToken: teamToken(teamId), page, indexedAt });
   }
 
   async remove(teamId: string, url: string): Promise<void> {
-    await this.writes.run(async (trx) => {
-      const prev = await sql<{ id: number }>`SELECT id FROM search_pages WHERE team_id = ${teamId} AND url = ${url}`.execute(trx);
-      const id = prev.rows[0]?.id;
-      if (id === undefined) return;
-      await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(trx);
-      await sql`DELETE FROM search_pages WHERE id = ${id}`.execute(trx);
-    });
+    await this.writer.write({ op: 'remove', teamId, url });
   }
 
   async purge(before: number, max = 1000): Promise<number> {
-    return this.writes.run(async (trx) => {
-      const old = await sql<{ id: number }>`SELECT id FROM search_pages WHERE indexed_at < ${before} ORDER BY indexed_at LIMIT ${max}`.execute(trx);
-      for (const { id } of old.rows) {
-        await sql`DELETE FROM search_fts WHERE rowid = ${id}`.execute(trx);
-        await sql`DELETE FROM search_pages WHERE id = ${id}`.execute(trx);
-      }
-      return old.rows.length;
-    });
+    return (await this.writer.write({ op: 'purge', before, max })) as number;
   }
 
   async search(q: LocalQuery): Promise<LocalHit[]> {
@@ -71,8 +81,8 @@ export class SqliteIndex implements LocalIndex {
     const phrases = terms.map((t) => `"${t}"`);
     const scope = (inner: string) => `team : "${teamToken(q.teamId)}" AND {title url headings description body} : (${inner})`;
     // Every word first; when no page has them all, any of them.
-    let hits = await this.run(scope(phrases.join(' ')), q);
-    if (hits.length === 0 && terms.length > 1) hits = await this.run(scope(phrases.join(' OR ')), q);
+    let hits = this.run(scope(phrases.join(' ')), q);
+    if (hits.length === 0 && terms.length > 1) hits = this.run(scope(phrases.join(' OR ')), q);
     return hits;
   }
 
@@ -81,33 +91,75 @@ export class SqliteIndex implements LocalIndex {
    * every match. Without domain or date filters the full-text table alone gives the top rows
    * (the team is part of the match).
    */
-  private async run(match: string, q: LocalQuery): Promise<LocalHit[]> {
-    const filtered = Boolean(q.includeDomains?.length || q.excludeDomains?.length || q.from !== undefined || q.to !== undefined || q.urlPrefixes?.length);
-    const top = filtered
-      ? await sql<{ id: number; score: number }>`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
-          WHERE search_fts MATCH ${match} AND p.team_id = ${q.teamId} ${filters(q)} ORDER BY f.rank LIMIT ${q.limit}`.execute(this.db)
-      : await sql<{ id: number; score: number }>`SELECT rowid AS id, -rank AS score FROM search_fts WHERE search_fts MATCH ${match} ORDER BY rank LIMIT ${q.limit}`.execute(this.db);
-    if (top.rows.length === 0) return [];
-    const rows = await sql<Row & { id: number }>`SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date, 0 AS score
-      FROM search_pages WHERE team_id = ${q.teamId} AND id IN (${sql.join(top.rows.map((r) => r.id))})`.execute(this.db);
-    const byId = new Map(rows.rows.map((r) => [r.id, r]));
-    return top.rows.flatMap((t) => {
+  private run(match: string, q: LocalQuery): LocalHit[] {
+    const { clause, params } = filters(q);
+    const top = (
+      clause
+        ? this.statement(`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
+            WHERE search_fts MATCH ? AND p.team_id = ? ${clause} ORDER BY f.rank LIMIT ?`).all(match, q.teamId, ...params, q.limit)
+        : this.statement('SELECT rowid AS id, -rank AS score FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT ?').all(match, q.limit)
+    ) as Array<{ id: number; score: number }>;
+    if (top.length === 0) return [];
+    const rows = this.statement(
+      `SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date FROM search_pages
+       WHERE team_id = ? AND id IN (${top.map(() => '?').join(', ')})`,
+    ).all(q.teamId, ...top.map((t) => t.id)) as Row[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return top.flatMap((t) => {
       const r = byId.get(t.id);
-      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score: Number(t.score) }] : [];
+      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score: t.score }] : [];
     });
   }
 
   async urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]> {
-    const res = await sql<{ url: string }>`SELECT url FROM search_pages p WHERE team_id = ${teamId} ${prefixFilter(urlPrefixes)}
-      ORDER BY indexed_at DESC LIMIT ${limit}`.execute(this.db);
-    return res.rows.map((r) => r.url);
+    const { clause, params } = filters({ teamId, query: '', limit, urlPrefixes });
+    const rows = this.statement(`SELECT url FROM search_pages p WHERE team_id = ? ${clause} ORDER BY indexed_at DESC LIMIT ?`).all(teamId, ...params, limit) as Array<{ url: string }>;
+    return rows.map((r) => r.url);
   }
 
   async stats(): Promise<{ pages: number; bytes: number }> {
-    const pages = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM search_pages`.execute(this.db);
-    const bytes = await sql<{ n: number }>`SELECT COALESCE(SUM(pgsize), 0) AS n FROM dbstat WHERE name = 'search_pages' OR name LIKE 'search_fts%' OR name LIKE 'sqlite_autoindex_search_pages%' OR name = 'search_pages_indexed_at'`
-      .execute(this.db)
-      .catch(() => ({ rows: [{ n: 0 }] }));
-    return { pages: Number(pages.rows[0]?.n ?? 0), bytes: Number(bytes.rows[0]?.n ?? 0) };
+    const pages = (this.db.prepare('SELECT COUNT(*) AS n FROM search_pages').get() as { n: number }).n;
+    const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+    return { pages, bytes: size(this.file) + size(`${this.file}-wal`) };
   }
+
+  async close(): Promise<void> {
+    await this.writer.close();
+    this.db.close();
+  }
+
+  private statement(text: string): SQLite.Statement {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      if (this.statements.size > 256) this.statements.clear();
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+}
+
+/** Domain, date and URL-prefix conditions on `search_pages p`, as SQL and parameters. */
+function filters(q: LocalQuery): { clause: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const inDomain = (d: string) => {
+    params.push(d, '%.' + escapeLike(d));
+    return "(p.host = ? OR p.host LIKE ? ESCAPE '\\')";
+  };
+  if (q.includeDomains?.length) parts.push(`AND (${q.includeDomains.map(inDomain).join(' OR ')})`);
+  for (const d of q.excludeDomains ?? []) parts.push(`AND NOT ${inDomain(d)}`);
+  if (q.from !== undefined) {
+    parts.push('AND COALESCE(p.published_at, p.indexed_at) >= ?');
+    params.push(q.from);
+  }
+  if (q.to !== undefined) {
+    parts.push('AND COALESCE(p.published_at, p.indexed_at) <= ?');
+    params.push(q.to);
+  }
+  if (q.urlPrefixes?.length) {
+    parts.push(`AND (${q.urlPrefixes.map(() => "p.url LIKE ? ESCAPE '\\'").join(' OR ')})`);
+    params.push(...q.urlPrefixes.map((p) => escapeLike(p) + '%'));
+  }
+  return { clause: parts.join(' '), params };
 }
