@@ -15,10 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { PostgresIndex } from '../src/search/index/postgres-index.js';
-import { SqliteIndex } from '../src/search/index/sqlite-index.js';
-import type { LocalIndex } from '../src/search/index/local-index.js';
-import { urlWords, type PageText } from '../src/search/index/page-text.js';
+import { PostgresIndex } from '../src/search/local/postgres-index.js';
+import { SqliteIndex } from '../src/search/local/sqlite-index.js';
+import type { LocalIndex } from '../src/search/local/local-index.js';
+import { urlWords, type PageText } from '../src/search/local/page-text.js';
 import { dropSchema, openStore, type Store } from '../src/store/db.js';
 import { pgDocsDir, serveDir } from './corpus.js';
 import { startGleanerChild, type GleanerChild } from './gleaner-child.js';
@@ -248,7 +248,9 @@ export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
     'indexing off': { pages: off.pages, seconds: +off.seconds.toFixed(2), 'pages/s': +(off.pages / off.seconds).toFixed(1) },
     'indexing on': { pages: on.pages, seconds: +on.seconds.toFixed(2), 'pages/s': +(on.pages / on.seconds).toFixed(1) },
   });
-  console.log(`Indexing on: ${(((off.pages / off.seconds) / (on.pages / on.seconds) - 1) * 100).toFixed(1)}% slower (rounds: ${rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${(r.pages / r.seconds).toFixed(0)}`).join(', ')} pages/s)`);
+  const slower = ((off.pages / off.seconds) / (on.pages / on.seconds) - 1) * 100;
+  const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${(r.pages / r.seconds).toFixed(0)}`).join(', ');
+  console.log(`Indexing on: ${Math.abs(slower).toFixed(1)}% ${slower >= 0 ? 'slower' : 'faster'} (rounds: ${rounds} pages/s)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -83,7 +83,7 @@ export interface ScraperDeps {
   parser?: DocumentParser;
   /** Named browser profiles; absent means the `profile` option is refused. */
   profiles?: ProfileAccess;
-  /** The local search index (search/index/indexer.ts); absent means pages are not indexed. */
+  /** The local search index (search/local/indexer.ts); absent means pages are not indexed. */
   indexer?: { index(teamId: string, doc: Document): Promise<void> };
 }
 

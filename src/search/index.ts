@@ -7,11 +7,11 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
-import { PageIndexer } from './index/indexer.js';
-import type { LocalIndex } from './index/local-index.js';
-import { LocalProvider } from './index/local-provider.js';
-import { PostgresIndex } from './index/postgres-index.js';
-import { SqliteIndex } from './index/sqlite-index.js';
+import { PageIndexer } from './local/indexer.js';
+import type { LocalIndex } from './local/local-index.js';
+import { LocalProvider } from './local/local-provider.js';
+import { PostgresIndex } from './local/postgres-index.js';
+import { SqliteIndex } from './local/sqlite-index.js';
 import { SearxngProvider } from './searxng.js';
 import { SearchService, type SearchScraper } from './service.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dedupeKey, filterHits, mergeHits } from './filters.js';
-import { bestSnippet } from './index/snippet.js';
-import { markdownToText, pageText } from './index/page-text.js';
+import { bestSnippet } from './local/snippet.js';
+import { markdownToText, pageText } from './local/page-text.js';
 import { parseTbs, searxTimeRange, windowOf, type TimeFilter } from './tbs.js';
 import type { Document } from '../scrape/document.js';
 

@@ -3,7 +3,7 @@
  * Written with Kysely's schema builder so one list serves SQLite and PostgreSQL.
  */
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { searchIndexMigration } from '../search/index/migration.js';
+import { searchIndexMigration } from '../search/local/migration.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
