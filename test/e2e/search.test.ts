@@ -191,6 +191,14 @@ describe.skipIf(!searxAvailable())('with a real searx', () => {
       expect(doc.metadata?.statusCode).toBe(200);
     });
 
+    it('drops results that cannot be scraped as addresses with ignoreInvalidURLs, and keeps them bare without it', async () => {
+      const kept = await fc.search('intranet rota', { scrapeOptions: { formats: ['markdown'] } });
+      expect(kept.web).toEqual([{ url: 'http://10.1.2.3/intranet/tea-rota', title: 'Intranet tea rota', description: expect.any(String), position: 1 }]);
+      expect(kept.warning).toMatch(/could not be scraped/);
+      const dropped = await fc.search('intranet rota', { ignoreInvalidURLs: true, scrapeOptions: { formats: ['markdown'] } });
+      expect(dropped.web).toEqual([]);
+    });
+
     it('scrapes several results at once and credits each scrape', async () => {
       const res = await post(g, { query: 'tea brewing', limit: 6, scrapeOptions: { formats: ['markdown'] } });
       const body = (await res.json()) as { creditsUsed: number; data: { web: Array<{ url: string; markdown?: string }> } };

@@ -33,6 +33,8 @@ const ELSEWHERE = [
   { url: 'https://github.com/example/tea-timer', title: 'tea-timer: a brewing timer for green tea', content: 'Source code of a green tea brewing timer.' },
   { url: 'https://arxiv.org/abs/2401.00001', title: 'Catechins in green tea brewing', content: 'A study of green tea brewing temperature.' },
   { url: 'https://papers.example.org/green-tea-brewing.pdf', title: 'Green tea brewing (PDF)', content: 'A printable green tea brewing chart.' },
+  // A private address: a server's SSRF guard refuses to scrape it.
+  { url: 'http://10.1.2.3/intranet/tea-rota', title: 'Intranet tea rota', content: 'Who makes the tea this week (intranet only).' },
 ];
 
 const PAGE_SIZE = 10;
