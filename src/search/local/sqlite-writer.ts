@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { PageText } from './page-text.js';
 
 export type WriteOp =
-  | { op: 'upsert'; teamId: string; teamToken: string; page: PageText; indexedAt: number }
+  | { op: 'upsert'; teamId: string; page: PageText; indexedAt: number }
   | { op: 'remove'; teamId: string; url: string }
   | { op: 'purge'; before: number; max: number };
 
@@ -26,7 +26,7 @@ const dropText = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
 const dropPage = db.prepare('DELETE FROM search_pages WHERE id = ?');
 const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ? WHERE id = ?');
 const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-const insertText = db.prepare('INSERT INTO search_fts (rowid, team, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+const insertText = db.prepare('INSERT INTO search_fts (rowid, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, ?)');
 const oldest = db.prepare('SELECT id FROM search_pages WHERE indexed_at < ? ORDER BY indexed_at LIMIT ?');
 function run(m) {
   if (m.op === 'upsert') {
@@ -40,7 +40,7 @@ function run(m) {
     } else {
       id = insert.run(m.teamId, p.url, p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt).lastInsertRowid;
     }
-    insertText.run(id, m.teamToken, p.title, p.urlWords, p.headings, p.description, p.body);
+    insertText.run(id, p.title, p.urlWords, p.headings, p.description, p.body);
     return null;
   }
   if (m.op === 'remove') {
