@@ -41,7 +41,7 @@ const decode = (s: string) =>
     .replace(/&amp;/g, '&');
 
 /** Titles, paragraphs and frequent words of the manual, read once with plain expressions. */
-function readCorpus(dir: string): Corpus {
+export function readCorpus(dir: string): Corpus {
   const titles: string[] = [];
   const paragraphs: string[] = [];
   const counts = new Map<string, number>();
@@ -62,7 +62,7 @@ function readCorpus(dir: string): Corpus {
 }
 
 /** A small deterministic generator, so every run indexes the same pages. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s * 1664525 + 1013904223) >>> 0;
@@ -70,7 +70,7 @@ function rng(seed: number): () => number {
   };
 }
 
-function syntheticPage(c: Corpus, i: number, rand: () => number): PageText {
+export function syntheticPage(c: Corpus, i: number, rand: () => number): PageText {
   const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
   const title = `${pick(c.titles)} (${i})`;
   const paras = Array.from({ length: 3 + Math.floor(rand() * 5) }, () => pick(c.paragraphs));

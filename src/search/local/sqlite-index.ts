@@ -88,10 +88,12 @@ export class SqliteIndex implements LocalIndex {
     const top = this.statement(`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
       WHERE search_fts MATCH ? AND p.team_id = ? ${clause} ORDER BY f.rank LIMIT ?`).all(match, q.teamId, ...params, q.limit) as Array<{ id: number; score: number }>;
     if (top.length === 0) return [];
+    // By id alone: with the team in the condition, SQLite walks the team's entries in the
+    // (team_id, url) index instead of looking ten ids up (70 ms instead of 0.1 on 100,000 pages).
     const rows = this.statement(
       `SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date FROM search_pages
-       WHERE team_id = ? AND id IN (${top.map(() => '?').join(', ')})`,
-    ).all(q.teamId, ...top.map((t) => t.id)) as Row[];
+       WHERE id IN (${top.map(() => '?').join(', ')})`,
+    ).all(...top.map((t) => t.id)) as Row[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     return top.flatMap((t) => {
       const r = byId.get(t.id);
