@@ -89,10 +89,11 @@ describe.skipIf(!searxAvailable())('with a real searx', () => {
 
   beforeAll(async () => {
     searx = await startSearx(site.url, [
-      { name: 'fixtureweb', path: '/search-engine/web.json?q={query}&page={pageno}', category: 'general', timeoutSeconds: 2, timeRange: true },
-      { name: 'fixturebroken', path: '/search-engine/fail.json?q={query}', category: 'general', timeoutSeconds: 2, paging: false },
-      // searx waits as long as the slowest engine's timeout (2 s here), then reports what is still running.
-      { name: 'fixtureslow', path: '/search-engine/slow.json?q={query}&ms=4000', category: 'general', timeoutSeconds: 2, paging: false },
+      // searx waits as long as the longest engine timeout in play (3 s here), then reports the
+      // engines still running; the slow one answers long after that, the others well before.
+      { name: 'fixtureweb', path: '/search-engine/web.json?q={query}&page={pageno}', category: 'general', timeoutSeconds: 3, timeRange: true },
+      { name: 'fixturebroken', path: '/search-engine/fail.json?q={query}', category: 'general', timeoutSeconds: 3, paging: false },
+      { name: 'fixtureslow', path: '/search-engine/slow.json?q={query}&ms=8000', category: 'general', timeoutSeconds: 1, paging: false },
       { name: 'fixturenews', path: '/search-engine/news.json?q={query}&page={pageno}', category: 'news' },
       { name: 'fixtureimages', path: '/search-engine/images.json?q={query}&page={pageno}', category: 'images' },
       { name: 'fixtureslowweb', path: '/search-engine/slow.json?q={query}&ms=4000', category: 'general', timeoutSeconds: 8, disabled: true },
