@@ -9,6 +9,7 @@ import { printMonitorBench, runMonitorBench } from './monitor.js';
 import { printParseBench, runParseBench } from './parse.js';
 import { printBrowserBench, runBrowserBench } from './browser.js';
 import { printPatternBench, runPatternBench } from './patterns.js';
+import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -26,6 +27,11 @@ printParseBench(await runParseBench());
 printPatternBench(runPatternBench());
 
 printMonitorBench(await runMonitorBench());
+
+const index = await runIndexBench();
+if (index) printIndexBench(index);
+const indexingCrawl = await runIndexingCrawlBench();
+if (indexingCrawl) printIndexingCrawlBench(indexingCrawl);
 
 const browser = await runBrowserBench();
 if (browser) printBrowserBench(browser);

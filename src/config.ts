@@ -87,6 +87,13 @@ const envSchema = z.object({
   MONITOR_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   /** How often each worker looks for monitors that are due, in milliseconds. */
   MONITOR_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Base URL of a SearXNG (or searx) instance for web, news and image search; SEARXNG_ENDPOINT is read too. */
+  SEARXNG_URL: z.string().url().optional(),
+  SEARXNG_ENDPOINT: z.string().url().optional(),
+  /** Engines of that instance to search with (comma-separated); default: the instance's own defaults. */
+  SEARXNG_ENGINES: list.default([]),
+  /** Index every fetched page for search (the local index); off makes `provider: "local"` find nothing new. */
+  SEARCH_INDEX: bool.default(true),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -125,6 +132,9 @@ export interface Config {
   smtpFrom: string;
   monitorConcurrency: number;
   monitorTickMs: number;
+  searxngUrl: string | undefined;
+  searxngEngines: string[];
+  searchIndex: boolean;
 }
 
 export class ConfigError extends Error {
@@ -198,6 +208,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpFrom: e.SMTP_FROM,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
     monitorTickMs: e.MONITOR_TICK_MS,
+    searxngUrl: e.SEARXNG_URL ?? e.SEARXNG_ENDPOINT,
+    searxngEngines: e.SEARXNG_ENGINES,
+    searchIndex: e.SEARCH_INDEX,
     ...overrides,
   };
   return Object.freeze(config);

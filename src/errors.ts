@@ -64,6 +64,7 @@ export const catalog = {
   AGENT_PASSTHROUGH_FAILED: row(500, 'Failed to passthrough agent request.', undefined, true),
   BAD_GATEWAY: row(502, 'Bad Gateway', undefined, true),
   SERVICE_UNAVAILABLE: row(503, 'Service Unavailable', undefined, true),
+  SEARCH_PROVIDER_FAILED: row(503, 'The search provider could not answer', 'SEARCH_PROVIDER_FAILED', true),
   GATEWAY_TIMEOUT: row(504, 'Gateway Timeout', undefined, true),
 } as const satisfies Record<string, CatalogRow>;
 

@@ -36,6 +36,9 @@ import { SnapshotChangeTracker } from './monitor/change-tracking.js';
 import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
+import { createSearch, type Search } from './search/index.js';
+import { searchForMonitor } from './search/monitor-target.js';
+import type { SearchService } from './search/service.js';
 
 /** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
 export interface Runtime extends AppServices {
@@ -61,10 +64,13 @@ export interface Runtime extends AppServices {
   monitors: Monitors;
   monitorService: MonitorService;
   mapper: MapService;
+  searchService: SearchService;
   storeReady(): Promise<void>;
   /** Interactive browser sessions and the profiles they (and scrapes) use. */
   browserSessions: BrowserSessions;
   profiles: ProfileStore;
+  /** Web search (SearXNG when configured) and the local index of fetched pages. */
+  search: Search;
   /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
   close(drainMs?: number): Promise<void>;
 }
@@ -109,7 +115,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const parser = new DocumentParser();
   const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles });
+  const search = createSearch(config, store, log);
+  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles, ...search.scraperDeps });
+  search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
     engine: browser,
     guard,
@@ -147,7 +155,18 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     hostConcurrency: config.hostConcurrency,
     maxLinksPerPage: config.crawlMaxLinksPerPage,
   });
-  const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
+  const monitors = createMonitors({
+    config,
+    log,
+    store,
+    queues,
+    scraper,
+    crawls,
+    crawlRepo,
+    webhooks,
+    guard,
+    search: (teamId, target, signal) => searchForMonitor(search.service, teamId, target, signal),
+  });
   let closed = false;
   return {
     config,
@@ -171,10 +190,12 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     crawlRunner,
     monitors,
     monitorService: monitors.service,
-    mapper: new MapService({ scraper, http, guard }),
+    mapper: new MapService({ scraper, http, guard, indexedUrls: (teamId, prefixes, limit) => search.index.urls(teamId, prefixes, limit) }),
+    searchService: search.service,
     storeReady: () => store.ping(),
     browserSessions,
     profiles,
+    search,
     async close(drainMs = 0) {
       if (closed) return;
       closed = true;
@@ -184,6 +205,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       await webhooks.close();
       await Promise.allSettled([http.close(), browser?.close(), transformer.close(), parser.close()]);
       if (redis) redis.disconnect();
+      await search.close();
       await store.close();
     },
   };

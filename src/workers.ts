@@ -42,6 +42,8 @@ async function housekeeping(rt: Runtime): Promise<void> {
   // A single scrape's record (GET /v2/scrape/{id}) is kept as long as a job's documents.
   await rt.documents.purgeScrapes(Date.now() - rt.config.jobTtlMs);
   await rt.documents.purgeCache(Date.now() - rt.config.cacheTtlMs);
+  // A page stays findable as long as its cached copy would be kept.
+  await rt.search.index.purge(Date.now() - rt.config.cacheTtlMs);
   await rt.monitors.housekeeping();
 }
 

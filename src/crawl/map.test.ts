@@ -111,4 +111,9 @@ describe('rank', () => {
     expect(rank(list, undefined)).toEqual(list);
     expect(rank([e('https://x.com/caf%C3%A9')], 'café')[0]!.url).toBe('https://x.com/caf%C3%A9');
   });
+
+  it('puts the page named exactly by the search first', () => {
+    const list = [e('https://x.com/docs/sql-selectinto.html'), e('https://x.com/docs/sql-select-list.html'), e('https://x.com/docs/sql-select.html'), e('https://x.com/docs/queries.html', 'SELECT')];
+    expect(rank(list, 'sql-select')[0]!.url).toBe('https://x.com/docs/sql-select.html');
+  });
 });

@@ -18,8 +18,9 @@
  * - `ignoreQueryParameters` (default true) strips queries and merges what then collides.
  *   Duplicates are merged by `urlKey` (case of host, trailing slash, fragment, index files...).
  * - `search` ranks and keeps: URLs whose URL, title or description contain search terms come
- *   first, by a term score (URL hits weigh double, the whole phrase adds a bonus); the rest
- *   follow in discovery order. `limit` cuts after ranking.
+ *   first, by a term score (URL hits weigh double, the whole phrase adds a bonus, and more when
+ *   it is the URL's last path segment: `sql-select` puts `/sql-select.html` before
+ *   `/sql-selectinto.html`); the rest follow in discovery order. `limit` cuts after ranking.
  * - `timeout` bounds the required work (robots.txt, sitemaps, the start page): if that is not
  *   done in time the answer is 408 MAP_TIMEOUT. The optional walk only ever uses time left over
  *   and never causes a timeout. Without `timeout`, an internal budget applies and running out
@@ -65,6 +66,8 @@ export interface MapDeps {
   scraper: { scrape(url: string, options: ScrapeOptions, ctx: ScrapeContext): Promise<Document> };
   http: Fetcher;
   guard: UrlGuard;
+  /** URLs under the prefixes that the team's search index holds (pages fetched before). */
+  indexedUrls?: (teamId: string, urlPrefixes: string[], limit: number) => Promise<string[]>;
 }
 
 /** Budget when the caller gives no timeout; running out of it is not an error. */
@@ -184,6 +187,10 @@ export class MapService {
       if (req.sitemap !== 'only' && collect.entries.size < Math.min(WALK_BELOW, req.limit) && !signal.aborted) {
         await this.walk(startUrl, collect, robots, pageOptions, pageCtx, remaining, req.limit);
       }
+      // Pages of the site the team fetched before (scrapes, crawls) are part of what is known of it.
+      if (req.sitemap !== 'only' && this.deps.indexedUrls) {
+        for (const u of await this.deps.indexedUrls(ctx.teamId, [`${origin}/`], Math.min(MAX_MAP_LIMIT, req.limit * 2))) collect.add(u, origin);
+      }
     } catch (e) {
       if (timedOut()) throw new ApiError('MAP_TIMEOUT');
       if (ctx.signal?.aborted || !timer.signal.aborted || !isApiError(e)) throw e;
@@ -261,6 +268,13 @@ function safeDecode(s: string): string {
   }
 }
 
+/** The words of a URL's last path segment without its extension: `/a/sql-select.html` -> `sql select`. */
+function lastSegmentWords(url: string): string {
+  const path = url.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const last = path.slice(path.lastIndexOf('/') + 1).replace(/\.[a-z0-9]{1,5}$/, '');
+  return last.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+}
+
 /** Stable ranking by search relevance; entries without any hit keep their discovery order after. */
 export function rank<T extends MapLink & { order?: number }>(entries: T[], search: string | undefined): T[] {
   const phrase = search?.trim().toLowerCase() ?? '';
@@ -275,6 +289,7 @@ export function rank<T extends MapLink & { order?: number }>(entries: T[], searc
       if (text.includes(t)) score += 1;
     }
     if (terms.length > 1 && (url.includes(phrase) || text.includes(phrase))) score += terms.length;
+    if (lastSegmentWords(url) === terms.join(' ')) score += terms.length * 2 + 1;
     return { e, i, score };
   });
   scored.sort((a, b) => b.score - a.score || a.i - b.i);

@@ -15,6 +15,7 @@ import type { CrawlService } from '../crawl/service.js';
 import type { MonitorService } from '../monitor/service.js';
 import type { DocumentParser } from '../parse/service.js';
 import type { Scraper } from '../scrape/pipeline.js';
+import type { SearchService } from '../search/service.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
 import type { KeyRepository } from '../store/keys.js';
@@ -35,13 +36,14 @@ import { parseRoutes } from './routes/parse.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
 import type { RateLimits } from './rate-limit.js';
+import { searchRoutes } from './routes/search.js';
 import { zodValidatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** What the API serves; the runtime (runtime.ts) provides it. */
 export interface AppServices {
-  config: Pick<Config, 'bodyLimitBytes' | 'publicUrl' | 'browserCdp'>;
+  config: Pick<Config, 'bodyLimitBytes' | 'publicUrl' | 'browserCdp' | 'rateLimitPerMinute'>;
   log: Logger;
   keys: KeyRepository;
   limits: RateLimits;
@@ -51,6 +53,7 @@ export interface AppServices {
   documents: DocumentRepository<Document>;
   parser: DocumentParser;
   mapper: MapService;
+  searchService: SearchService;
   crawls: CrawlService;
   monitorService: MonitorService;
   browserSessions: BrowserSessions;
@@ -89,6 +92,7 @@ export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   await app.register(fileRoutes, { blobs: rt.blobs });
   await app.register(scrapeRoutes, { scraper: rt.scraper, documents: rt.documents, browserSessions: rt.browserSessions, publicUrl });
   await app.register(mapRoutes, { mapper: rt.mapper, publicUrl });
+  await app.register(searchRoutes, { search: rt.searchService, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
   await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents });
   await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
   await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, browserCdp: rt.config.browserCdp, publicUrl });

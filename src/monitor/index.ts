@@ -9,7 +9,7 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { createMailer, type Mailer } from './mail.js';
-import { MonitorRunner } from './runner.js';
+import { MonitorRunner, type MonitorSearch } from './runner.js';
 import { MonitorScheduler } from './scheduler.js';
 import { MonitorService } from './service.js';
 import { MonitorRepository } from './store.js';
@@ -38,6 +38,8 @@ export interface MonitorDeps {
   crawlRepo: CrawlRepository;
   webhooks: WebhookDispatcher;
   guard: UrlGuard;
+  /** Runs search targets' queries. */
+  search?: MonitorSearch;
 }
 
 export function createMonitors(d: MonitorDeps): Monitors {
@@ -55,6 +57,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
     mailer,
     log: d.log,
     publicUrl: d.config.publicUrl ?? '',
+    ...(d.search ? { search: d.search } : {}),
   });
   const scheduler = new MonitorScheduler({ repo, service, queue, log: d.log, tickMs: d.config.monitorTickMs });
   let started = false;

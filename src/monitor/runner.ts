@@ -22,7 +22,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { compareDocument, failed, unchanged, removed, type Comparison } from './compare.js';
 import type { Mailer } from './mail.js';
 import { checkSummaryEmail } from './mail.js';
-import type { CrawlTarget, ScrapeTarget, Target } from './schemas.js';
+import type { CrawlTarget, ScrapeTarget, SearchTarget, Target } from './schemas.js';
 import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
 import { checkJobId, checkTask, type MonitorTask } from './tasks.js';
 import { checkView, pageEvent } from './views.js';
@@ -42,9 +42,13 @@ export interface RunnerDeps {
   publicUrl: string;
   /** Pages of one scrape target fetched at once. */
   pageConcurrency?: number;
+  /** Runs a search target's queries (search/monitor-target.ts); absent: search targets fail. */
+  search?: MonitorSearch;
 }
 
-export const SEARCH_UNAVAILABLE = 'Search targets are accepted, but search is not available on this server yet: this target was not checked';
+export type MonitorSearch = (teamId: string, target: SearchTarget, signal: AbortSignal) => Promise<{ urls: string[]; credits: number; warning?: string }>;
+
+export const SEARCH_UNAVAILABLE = 'Search is not available in this process: this target was not checked';
 const CRAWL_POLL_MS = 500;
 
 /** The scope a target's last-seen versions live under. */
@@ -117,40 +121,64 @@ export class MonitorRunner {
         targetResults.push({ targetId: target.id, type: 'crawl', ...(r.crawlId ? { crawlId: r.crawlId } : {}), ...(r.error ? { error: r.error } : {}) });
         if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
       } else {
-        targetResults.push({
-          targetId: target.id,
-          type: 'search',
-          searchCompleted: false,
-          resultCount: 0,
-          matches: 0,
-          judgeDegraded: false,
-          degradedReason: SEARCH_UNAVAILABLE,
-          searchCredits: 0,
-          judgeCredits: 0,
-          resultsJudged: 0,
-          error: SEARCH_UNAVAILABLE,
-        });
-        targetErrors.push(`target ${target.id}: ${SEARCH_UNAVAILABLE}`);
+        const r = await this.searchTarget(monitor, target, signal);
+        outcomes.push(...r.pages);
+        targetResults.push(r.result);
+        if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
       }
     }
     await this.finish(monitor, check, outcomes, targetResults, targetErrors);
   }
 
   private async scrapeTarget(monitor: MonitorRecord, target: ScrapeTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; scrapeIds: string[] }> {
-    const options = checkOptions(target.scrapeOptions);
+    const pages = await this.checkUrls(monitor, target, target.urls, checkOptions(target.scrapeOptions), signal);
+    const scrapeIds = pages.map((p) => p.cmp.currentScrapeId).filter((id): id is string => id !== null);
+    return { pages, scrapeIds };
+  }
+
+  /** Each URL checked against its last-seen version, a bounded number at a time. */
+  private async checkUrls(monitor: MonitorRecord, target: Target, urls: readonly string[], options: ScrapeOptions, signal: AbortSignal): Promise<PageOutcome[]> {
     const scope = targetScope(monitor.id, target.id);
-    const pages: PageOutcome[] = new Array(target.urls.length);
+    const pages: PageOutcome[] = new Array(urls.length);
     let next = 0;
     const worker = async () => {
-      while (next < target.urls.length) {
+      while (next < urls.length) {
         const i = next++;
-        const url = target.urls[i]!;
+        const url = urls[i]!;
         pages[i] = { target, url, cmp: await this.checkUrl(monitor, scope, url, options, signal) };
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.deps.pageConcurrency ?? 8, target.urls.length) }, worker));
-    const scrapeIds = pages.map((p) => p.cmp.currentScrapeId).filter((id): id is string => id !== null);
-    return { pages, scrapeIds };
+    await Promise.all(Array.from({ length: Math.min(this.deps.pageConcurrency ?? 8, urls.length) }, worker));
+    return pages;
+  }
+
+  /**
+   * Runs the target's queries, then checks every page in the result set like a scrape target's;
+   * pages of the last set that the search no longer finds are `removed`.
+   */
+  private async searchTarget(monitor: MonitorRecord, target: SearchTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; result: Record<string, unknown>; error?: string }> {
+    const result: Record<string, unknown> = { targetId: target.id, type: 'search', searchCompleted: false, resultCount: 0, matches: 0, judgeDegraded: false, degradedReason: null, searchCredits: 0, judgeCredits: 0, resultsJudged: 0 };
+    let found: Awaited<ReturnType<MonitorSearch>>;
+    try {
+      if (!this.deps.search) throw new Error(SEARCH_UNAVAILABLE);
+      found = await this.deps.search(monitor.teamId, target, signal);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      const error = errorText(e);
+      return { pages: [], result: { ...result, error }, error };
+    }
+    const options = checkOptions((target as { scrapeOptions?: Record<string, unknown> }).scrapeOptions);
+    const pages = await this.checkUrls(monitor, target, found.urls, options, signal);
+    const seen = new Set(found.urls.map(keyOf));
+    const scope = targetScope(monitor.id, target.id);
+    for (const s of await this.deps.repo.snapshotKeys(scope)) {
+      if (seen.has(s.urlKey)) continue;
+      const prior = await this.deps.repo.snapshot(scope, s.urlKey);
+      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata) });
+    }
+    Object.assign(result, { searchCompleted: true, resultCount: found.urls.length, matches: found.urls.length, searchCredits: found.credits });
+    if (found.warning) result.warning = found.warning;
+    return { pages, result };
   }
 
   private async checkUrl(monitor: MonitorRecord, scope: string, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Comparison> {
@@ -355,12 +383,14 @@ export const readsCacheOnly = (o: ScrapeOptions): boolean => o.lockdown || o.min
 /**
  * A target's scrape options for a check: markdown always (the diff needs it); the live page,
  * not a cached copy, unless the options read the cache only (then `maxAge` stays as given).
+ * `storeInCache` stays as the target has it: it also decides whether the page goes into the
+ * team's search index.
  */
 export function checkOptions(raw: Record<string, unknown> | undefined): ScrapeOptions {
   const o = scrapeOptionsSchema.parse(raw ?? {});
   const formats = o.formats.filter((f) => f.type !== 'changeTracking');
   if (!formats.some((f) => f.type === 'markdown')) formats.push({ type: 'markdown' });
-  return readsCacheOnly(o) ? { ...o, formats, storeInCache: false } : { ...o, formats, maxAge: 0, storeInCache: false };
+  return readsCacheOnly(o) ? { ...o, formats } : { ...o, formats, maxAge: 0 };
 }
 
 function errorText(e: unknown): string {

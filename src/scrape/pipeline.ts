@@ -90,6 +90,8 @@ export interface ScraperDeps {
   parser?: DocumentParser;
   /** Named browser profiles; absent means the `profile` option is refused. */
   profiles?: ProfileAccess;
+  /** The local search index (search/local/indexer.ts); absent means pages are not indexed. */
+  indexer?: { index(teamId: string, doc: Document): Promise<void> };
 }
 
 export class Scraper {
@@ -360,6 +362,7 @@ export class Scraper {
       doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
     }
     if (!o.zeroDataRetention && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
+    if (fresh && !o.zeroDataRetention && o.storeInCache && this.deps.indexer) await this.deps.indexer.index(ctx.teamId, doc);
     return doc;
   }
 }

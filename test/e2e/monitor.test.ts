@@ -316,22 +316,36 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       expect(second.pages[0]).toMatchObject({ status: 'removed', statusCode: 404 });
     });
 
-    it('a search target is accepted and its check records a clear per-target error', async () => {
-      const name = unique('with-search');
-      setWatchedPage(name, '<p>x</p>');
+    it('a search target compares the result set and the pages behind it', async () => {
+      // No web provider here: the queries run on the team's local index of fetched pages.
+      const [a, b, c] = [unique('kettle'), unique('kettle'), unique('kettle')];
+      setWatchedPage(a, '<p>Descaling a zanzibar kettle with vinegar.</p>');
+      setWatchedPage(b, '<p>The zanzibar kettle whistles.</p>');
+      for (const n of [a, b]) await fc.scrape(`${site.url}/watch/${n}`, { formats: ['markdown'] });
       const m = await fc.createMonitor({
         name: 'search',
         schedule: { cron: '0 * * * *' },
-        goal: 'new releases',
-        targets: [{ type: 'search', queries: ['gleaner'], maxResults: 5 }, { type: 'scrape', urls: [`${site.url}/watch/${name}`] }],
+        goal: 'kettle news',
+        targets: [{ type: 'search', queries: ['zanzibar kettle'], maxResults: 5 }],
       });
-      expect(m.estimatedCreditsPerMonth).toBe((2 + 5 + 1) * 24 * 31);
-      const { detail } = await runAndWait(m.id);
-      expect(detail.status).toBe('partial');
-      const search = detail.targetResults!.find((t) => t.type === 'search')!;
-      expect(search).toMatchObject({ targetId: m.targets[0]!.id, type: 'search', searchCompleted: false });
-      expect(detail.error).toMatch(/search is not available/i);
-      expect(detail.summary.new).toBe(1);
+      expect(m.estimatedCreditsPerMonth).toBe((2 + 5) * 24 * 31);
+      const first = (await runAndWait(m.id)).detail;
+      expect(first.status).toBe('completed');
+      expect(first.summary).toMatchObject({ totalPages: 2, new: 2 });
+      expect(first.targetResults!.find((t) => t.type === 'search')).toMatchObject({ targetId: m.targets[0]!.id, searchCompleted: true, resultCount: 2 });
+
+      setWatchedPage(a, '<p>Descaling a zanzibar kettle with citric acid.</p>');
+      setWatchedPage(c, '<p>A zanzibar kettle review.</p>');
+      await fc.scrape(`${site.url}/watch/${c}`, { formats: ['markdown'] });
+      removeWatchedPage(b);
+      const second = (await runAndWait(m.id)).detail;
+      const statusOf = (d: typeof second, n: string) => d.pages.find((p) => p.url === `${site.url}/watch/${n}`)?.status;
+      expect([statusOf(second, a), statusOf(second, b), statusOf(second, c)]).toEqual(['changed', 'removed', 'new']);
+      expect(second.pages.find((p) => p.status === 'changed')!.diff?.text).toMatch(/citric acid/);
+
+      // The gone page left the index when the check found it gone: the third set is a and c.
+      const third = (await runAndWait(m.id)).detail;
+      expect(third.summary).toMatchObject({ totalPages: 2, same: 2 });
     });
 
     it('a crawl target runs a crawl and compares every page it reaches', async () => {

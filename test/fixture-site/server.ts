@@ -15,6 +15,7 @@ import { serveFlaky } from './flaky.js';
 import { serveHostile } from './hostile.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
+import { serveSearchEngine } from './search-engine.js';
 
 export interface FixtureSite {
   url: string;
@@ -57,6 +58,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   if (serveWatched(req, path, res)) return;
   if (serveFlaky(path, site.hits, res)) return;
   if (serveHostile(url, res)) return;
+  if (serveSearchEngine(url, site.url, res)) return;
 
   switch (path) {
     case '/redirect/1':

@@ -12,6 +12,7 @@ import { migration as m0005 } from './0005_monitors.js';
 import { migration as m0006 } from './0006_browser.js';
 import { migration as m0007 } from './0007_crawl_scrape_ids.js';
 import { migration as m0008 } from './0008_scrape_cache_age.js';
+import { migration as m0009 } from './0009_search_index.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006_browser': m0006,
   '0007_crawl_scrape_ids': m0007,
   '0008_scrape_cache_age': m0008,
+  '0009_search_index': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,271 @@
+/**
+ * Search benchmarks:
+ *
+ * 1. The local index with 100,000 synthetic pages made from the PostgreSQL manual's text (each
+ *    page a title and a few paragraphs drawn from different manual pages), on SQLite (FTS5) and
+ *    on PostgreSQL (when DATABASE_URL is set): query latency p50/p99 over two-word queries of
+ *    the manual's vocabulary, and the index's bytes per page.
+ * 2. Crawl throughput of the manual with indexing on and off, one crawl after the other in the
+ *    same run, each in a Gleaner child process of its own.
+ *
+ * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl]` runs it alone.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { PostgresIndex } from '../src/search/local/postgres-index.js';
+import { SqliteIndex } from '../src/search/local/sqlite-index.js';
+import type { LocalIndex } from '../src/search/local/local-index.js';
+import { urlWords, type PageText } from '../src/search/local/page-text.js';
+import { dropSchema, openStore, type Store } from '../src/store/db.js';
+import { pgDocsDir, serveDir } from './corpus.js';
+import { startGleanerChild, type GleanerChild } from './gleaner-child.js';
+
+const TEAM = 'bench-team';
+
+interface Corpus {
+  titles: string[];
+  paragraphs: string[];
+  vocabulary: string[];
+}
+
+const decode = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&nbsp;|&#160;/g, ' ')
+    .replace(/&amp;/g, '&');
+
+/** Titles, paragraphs and frequent words of the manual, read once with plain expressions. */
+export function readCorpus(dir: string): Corpus {
+  const titles: string[] = [];
+  const paragraphs: string[] = [];
+  const counts = new Map<string, number>();
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.html'))) {
+    const html = fs.readFileSync(path.join(dir, f), 'utf8');
+    const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
+    if (title) titles.push(decode(title).trim());
+    for (const m of html.matchAll(/<p>([\s\S]*?)<\/p>/g)) {
+      const text = decode(m[1]!.replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim();
+      if (text.length < 80) continue;
+      paragraphs.push(text);
+      for (const w of text.toLowerCase().match(/[a-z]{4,}/g) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+    }
+  }
+  // Words neither rare nor everywhere: what people search for.
+  const vocabulary = [...counts.entries()].filter(([, n]) => n >= 20 && n <= 2000).map(([w]) => w);
+  return { titles, paragraphs, vocabulary };
+}
+
+/** A small deterministic generator, so every run indexes the same pages. */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export function syntheticPage(c: Corpus, i: number, rand: () => number): PageText {
+  const pick = <T>(a: T[]) => a[Math.floor(rand() * a.length)]!;
+  const title = `${pick(c.titles)} (${i})`;
+  const paras = Array.from({ length: 3 + Math.floor(rand() * 5) }, () => pick(c.paragraphs));
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const url = `https://docs${i % 50}.example.org/manual/${slug}.html`;
+  return {
+    url,
+    host: `docs${i % 50}.example.org`,
+    title,
+    description: paras[0]!.slice(0, 160),
+    headings: [pick(c.titles), pick(c.titles)].join('\n'),
+    body: paras.join('\n\n'),
+    urlWords: urlWords(url),
+    publishedAt: undefined,
+  };
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+export interface IndexFigures {
+  backend: string;
+  pages: number;
+  indexSeconds: number;
+  bytesPerPage: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanHits: number;
+}
+
+async function benchIndex(backend: string, store: Store, index: LocalIndex, c: Corpus, pages: number, queries: string[]): Promise<IndexFigures> {
+  const rand = rng(42);
+  const started = performance.now();
+  const inFlight = store.dialect === 'postgres' ? 8 : 64;
+  for (let i = 0; i < pages; i += inFlight) {
+    const batch = Array.from({ length: Math.min(inFlight, pages - i) }, (_, k) => syntheticPage(c, i + k, rand));
+    await Promise.all(batch.map((p) => index.upsert(TEAM, p)));
+  }
+  const indexSeconds = (performance.now() - started) / 1000;
+  if (store.dialect === 'postgres') await sql`ANALYZE search_pages`.execute(store.db);
+  // Warm the caches the way a running server has them.
+  for (const q of queries.slice(0, 20)) await index.search({ teamId: TEAM, query: q, limit: 10 });
+  const times: number[] = [];
+  let hits = 0;
+  for (const q of queries) {
+    const t = performance.now();
+    const r = await index.search({ teamId: TEAM, query: q, limit: 10 });
+    times.push(performance.now() - t);
+    hits += r.length;
+  }
+  times.sort((a, b) => a - b);
+  const { bytes } = await index.stats();
+  return { backend, pages, indexSeconds, bytesPerPage: bytes / pages, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), meanHits: hits / queries.length };
+}
+
+export async function runIndexBench(opts: { pages?: number; queries?: number } = {}): Promise<IndexFigures[] | undefined> {
+  const dir = pgDocsDir();
+  if (!dir) return undefined;
+  const c = readCorpus(dir);
+  const pages = opts.pages ?? 100_000;
+  const rand = rng(7);
+  const queries = Array.from({ length: opts.queries ?? 500 }, () => `${c.vocabulary[Math.floor(rand() * c.vocabulary.length)]} ${c.vocabulary[Math.floor(rand() * c.vocabulary.length)]}`);
+  const out: IndexFigures[] = [];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-search-bench-'));
+  try {
+    const store = await openStore({ dataDir });
+    const index = new SqliteIndex(path.join(dataDir, 'search.sqlite'));
+    try {
+      out.push(await benchIndex('SQLite FTS5', store, index, c, pages, queries));
+    } finally {
+      await index.close();
+      await store.close();
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const schema = `bench_search_${Date.now().toString(36)}`;
+    const store = await openStore({ dataDir, databaseUrl, schema });
+    try {
+      out.push(await benchIndex('PostgreSQL full-text', store, new PostgresIndex(store.db), c, pages, queries));
+    } finally {
+      await store.close();
+      await dropSchema(databaseUrl, schema);
+    }
+  } else {
+    console.error('DATABASE_URL is not set: the PostgreSQL index is not measured.');
+  }
+  return out;
+}
+
+export function printIndexBench(rows: IndexFigures[]): void {
+  console.log(`\nLocal search index, ${rows[0]?.pages.toLocaleString('en-US')} synthetic pages from the PostgreSQL manual, one team, two-word queries, top 10 (target: p50 <= 10 ms, p99 <= 50 ms)`);
+  console.table(
+    Object.fromEntries(
+      rows.map((r) => [
+        r.backend,
+        {
+          'index s': +r.indexSeconds.toFixed(1),
+          'pages/s indexed': Math.round(r.pages / r.indexSeconds),
+          'bytes/page': Math.round(r.bytesPerPage),
+          'p50 ms': +r.p50Ms.toFixed(2),
+          'p99 ms': +r.p99Ms.toFixed(2),
+          'hits/query': +r.meanHits.toFixed(1),
+        },
+      ]),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crawl throughput with indexing on and off
+
+interface CrawlFigures {
+  label: string;
+  pages: number;
+  seconds: number;
+}
+
+async function api<T>(g: GleanerChild, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${g.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${g.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+async function crawlOnce(g: GleanerChild, startUrl: string, limit: number): Promise<{ pages: number; seconds: number }> {
+  const started = performance.now();
+  // storeInCache stays on (the default) so that indexing, when on, happens; maxAge 0 fetches anew.
+  const { id } = await api<{ id: string }>(g, 'POST', '/v2/crawl', { url: startUrl, limit, maxConcurrency: 16, sitemap: 'skip', scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 25));
+    const st = await api<{ status: string; completed?: number }>(g, 'GET', `/v2/crawl/${id}?limit=1`);
+    if (['completed', 'failed', 'cancelled'].includes(st.status)) return { pages: st.completed ?? 0, seconds: (performance.now() - started) / 1000 };
+  }
+}
+
+export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number } = {}): Promise<CrawlFigures[] | undefined> {
+  const dir = pgDocsDir();
+  if (!dir) return undefined;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
+  const site = await serveDir(dir, files);
+  const limit = opts.pages ?? 1000;
+  const out: CrawlFigures[] = [];
+  try {
+    // Alternating rounds, best of each: the machine's speed drifts within a minute.
+    for (let round = 0; round < (opts.rounds ?? 3); round++) {
+      for (const on of [false, true]) {
+        const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' } });
+        try {
+          await crawlOnce(g, `${site.url}/index.html`, limit); // warm-up
+          const r = await crawlOnce(g, `${site.url}/index.html`, limit);
+          out.push({ label: on ? 'indexing on' : 'indexing off', ...r });
+        } finally {
+          await g.stop();
+        }
+      }
+    }
+  } finally {
+    await site.close();
+  }
+  return out;
+}
+
+export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
+  const best = (label: string) => rows.filter((r) => r.label === label).reduce((a, b) => (b.pages / b.seconds > a.pages / a.seconds ? b : a));
+  const off = best('indexing off');
+  const on = best('indexing on');
+  console.log(`\nCrawl of up to ${off.pages} pages of the PostgreSQL manual, concurrency 16, with the local search index on and off (best of ${rows.length / 2} rounds each; target: at most 5% slower)`);
+  console.table({
+    'indexing off': { pages: off.pages, seconds: +off.seconds.toFixed(2), 'pages/s': +(off.pages / off.seconds).toFixed(1) },
+    'indexing on': { pages: on.pages, seconds: +on.seconds.toFixed(2), 'pages/s': +(on.pages / on.seconds).toFixed(1) },
+  });
+  const slower = ((off.pages / off.seconds) / (on.pages / on.seconds) - 1) * 100;
+  const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${(r.pages / r.seconds).toFixed(0)}`).join(', ');
+  console.log(`Indexing on: ${Math.abs(slower).toFixed(1)}% ${slower >= 0 ? 'slower' : 'faster'} (rounds: ${rounds} pages/s)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  const pages = arg('--pages');
+  const queries = arg('--queries');
+  if (!process.argv.includes('--skip-index')) {
+    const idx = await runIndexBench({ ...(pages ? { pages } : {}), ...(queries ? { queries } : {}) });
+    if (idx) printIndexBench(idx);
+  }
+  if (!process.argv.includes('--skip-crawl')) {
+    const crawl = await runIndexingCrawlBench();
+    if (crawl) printIndexingCrawlBench(crawl);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The local index: every page the installation fetches, kept per team for full-text search.
+ * SQLite FTS5 in the embedded mode, PostgreSQL full-text search in the distributed one; both
+ * answer the same queries with the same filters and leave snippets to snippet.ts.
+ */
+import type { PageText } from './page-text.js';
+
+export interface LocalQuery {
+  teamId: string;
+  query: string;
+  limit: number;
+  includeDomains?: readonly string[];
+  excludeDomains?: readonly string[];
+  /** Epoch ms bounds on the page's date (published, else when it was indexed). */
+  from?: number;
+  to?: number;
+  /** Only pages whose URL starts with one of these (map: one site). */
+  urlPrefixes?: readonly string[];
+}
+
+export interface LocalHit {
+  url: string;
+  title: string;
+  description: string;
+  body: string;
+  /** Published date, else when it was indexed (epoch ms). */
+  date: number;
+  /** Higher is better; comparable only within one answer. */
+  score: number;
+}
+
+export interface LocalIndex {
+  upsert(teamId: string, page: PageText, indexedAt?: number): Promise<void>;
+  remove(teamId: string, url: string): Promise<void>;
+  /** Drops pages indexed before `before`, at most `max`; returns how many went. */
+  purge(before: number, max?: number): Promise<number>;
+  search(q: LocalQuery): Promise<LocalHit[]>;
+  /** URLs of a team's pages under the prefixes (map), newest first. */
+  urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]>;
+  /** Pages and bytes held (benchmarks). */
+  stats(): Promise<{ pages: number; bytes: number }>;
+  close(): Promise<void>;
+}
+
+/** Search words, each safe to hand to either engine's query syntax. */
+export const queryTerms = (query: string): string[] => [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);

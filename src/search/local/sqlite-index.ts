@@ -1,0 +1,155 @@
+/**
+ * The local index on SQLite: FTS5 with BM25 (title and URL words count most), in a file of its
+ * own beside the store (`search.sqlite`). Reads run on the calling thread; writes go to a thread
+ * of their own (sqlite-writer.ts). The full-text table is contentless, with the page text kept
+ * once in `search_pages` for snippets and filters; a page's team is checked there, in the same
+ * query. (A per-team token inside the match made every query read that team's whole posting
+ * list: eight times slower at the median on 100,000 pages.)
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { escapeLike, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import type { PageText } from './page-text.js';
+import { IndexWriter } from './sqlite-writer.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS search_pages (
+  id INTEGER PRIMARY KEY,
+  team_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  host TEXT NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL,
+  body TEXT NOT NULL,
+  published_at INTEGER,
+  indexed_at INTEGER NOT NULL,
+  UNIQUE (team_id, url)
+);
+CREATE INDEX IF NOT EXISTS search_pages_indexed_at ON search_pages (indexed_at);
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+  title, url, headings, description, body,
+  tokenize = 'porter unicode61', content = '', contentless_delete = 1
+);
+`;
+
+/** Ranking weights, in column order: title and URL words count most. */
+const RANK = 'bm25(10.0, 6.0, 3.0, 2.0, 1.0)';
+
+interface Row {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  body: string;
+  date: number;
+}
+
+export class SqliteIndex implements LocalIndex {
+  private readonly db: SQLite.Database;
+  private readonly writer: IndexWriter;
+  private readonly statements = new Map<string, SQLite.Statement>();
+
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new SQLite(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.db.prepare('INSERT INTO search_fts (search_fts, rank) VALUES (?, ?)').run('rank', RANK);
+    this.writer = new IndexWriter(file);
+  }
+
+  async upsert(teamId: string, page: PageText, indexedAt = Date.now()): Promise<void> {
+    await this.writer.write({ op: 'upsert', teamId, page, indexedAt });
+  }
+
+  async remove(teamId: string, url: string): Promise<void> {
+    await this.writer.write({ op: 'remove', teamId, url });
+  }
+
+  async purge(before: number, max = 1000): Promise<number> {
+    return (await this.writer.write({ op: 'purge', before, max })) as number;
+  }
+
+  async search(q: LocalQuery): Promise<LocalHit[]> {
+    const terms = queryTerms(q.query);
+    if (terms.length === 0) return [];
+    const phrases = terms.map((t) => `"${t}"`);
+    // Every word first; when no page has them all, any of them.
+    let hits = this.run(phrases.join(' '), q);
+    if (hits.length === 0 && terms.length > 1) hits = this.run(phrases.join(' OR '), q);
+    return hits;
+  }
+
+  /** Ranks first, reads pages after: the page text is read for the few hits returned, not for every match. */
+  private run(match: string, q: LocalQuery): LocalHit[] {
+    const { clause, params } = filters(q);
+    const top = this.statement(`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
+      WHERE search_fts MATCH ? AND p.team_id = ? ${clause} ORDER BY f.rank LIMIT ?`).all(match, q.teamId, ...params, q.limit) as Array<{ id: number; score: number }>;
+    if (top.length === 0) return [];
+    // By id alone: with the team in the condition, SQLite walks the team's entries in the
+    // (team_id, url) index instead of looking ten ids up (70 ms instead of 0.1 on 100,000 pages).
+    const rows = this.statement(
+      `SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date FROM search_pages
+       WHERE id IN (${top.map(() => '?').join(', ')})`,
+    ).all(...top.map((t) => t.id)) as Row[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return top.flatMap((t) => {
+      const r = byId.get(t.id);
+      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score: t.score }] : [];
+    });
+  }
+
+  async urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]> {
+    const { clause, params } = filters({ teamId, query: '', limit, urlPrefixes });
+    const rows = this.statement(`SELECT url FROM search_pages p WHERE team_id = ? ${clause} ORDER BY indexed_at DESC LIMIT ?`).all(teamId, ...params, limit) as Array<{ url: string }>;
+    return rows.map((r) => r.url);
+  }
+
+  async stats(): Promise<{ pages: number; bytes: number }> {
+    const pages = (this.db.prepare('SELECT COUNT(*) AS n FROM search_pages').get() as { n: number }).n;
+    const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+    return { pages, bytes: size(this.file) + size(`${this.file}-wal`) };
+  }
+
+  async close(): Promise<void> {
+    await this.writer.close();
+    this.db.close();
+  }
+
+  private statement(text: string): SQLite.Statement {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      if (this.statements.size > 256) this.statements.clear();
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+}
+
+/** Domain, date and URL-prefix conditions on `search_pages p`, as SQL and parameters. */
+function filters(q: LocalQuery): { clause: string; params: unknown[] } {
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const inDomain = (d: string) => {
+    params.push(d, '%.' + escapeLike(d));
+    return "(p.host = ? OR p.host LIKE ? ESCAPE '\\')";
+  };
+  if (q.includeDomains?.length) parts.push(`AND (${q.includeDomains.map(inDomain).join(' OR ')})`);
+  for (const d of q.excludeDomains ?? []) parts.push(`AND NOT ${inDomain(d)}`);
+  if (q.from !== undefined) {
+    parts.push('AND COALESCE(p.published_at, p.indexed_at) >= ?');
+    params.push(q.from);
+  }
+  if (q.to !== undefined) {
+    parts.push('AND COALESCE(p.published_at, p.indexed_at) <= ?');
+    params.push(q.to);
+  }
+  if (q.urlPrefixes?.length) {
+    parts.push(`AND (${q.urlPrefixes.map(() => "p.url LIKE ? ESCAPE '\\'").join(' OR ')})`);
+    params.push(...q.urlPrefixes.map((p) => escapeLike(p) + '%'));
+  }
+  return { clause: parts.join(' '), params };
+}
