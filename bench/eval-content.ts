@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { transformPage } from '../src/scrape/transform/index.js';
+import { transformPage } from '../src/transform/index.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import kreuzberg from '@kreuzberg/html-to-markdown-node';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
-import { transformPage } from '../src/scrape/transform/index.js';
+import { transformPage } from '../src/transform/index.js';
 import { pgDocsDir } from './corpus.js';
 
 
@@ -233,7 +233,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const against = againstDir
     ? {
         name: path.basename(path.resolve(againstDir)),
-        transformPage: ((await import(pathToFileURL(path.resolve(againstDir, 'src/scrape/transform/index.ts')).href)) as { transformPage: TransformPage }).transformPage,
+        transformPage: ((await import(pathToFileURL(transformEntry(againstDir)).href)) as { transformPage: TransformPage }).transformPage,
       }
     : undefined;
   const result = runMarkdownBench({
@@ -244,4 +244,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   });
   console.log('');
   printMarkdownBench(result);
+}
+
+/** Another checkout's transform entry: src/transform, or src/scrape/transform in older trees. */
+function transformEntry(dir: string): string {
+  const current = path.resolve(dir, 'src/transform/index.ts');
+  return fs.existsSync(current) ? current : path.resolve(dir, 'src/scrape/transform/index.ts');
 }

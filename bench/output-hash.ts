@@ -7,7 +7,7 @@
  *
  * --pages FILE writes one line per page and mode (name, hash) so that two runs can be diffed to
  * find the pages that moved. --src PATH takes transformPage from another checkout's
- * src/scrape/transform/index.ts (to compare trees in one go).
+ * src/transform/index.ts (to compare trees in one go).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -75,7 +75,7 @@ async function main(): Promise<void> {
   }
   const src = argValue('--src');
   const mod = (await import(
-    src ? pathToFileURL(path.resolve(src)).href : '../src/scrape/transform/index.js'
+    src ? pathToFileURL(path.resolve(src)).href : '../src/transform/index.js'
   )) as { transformPage: TransformPage };
   const pages = datasetPages(root);
   const docs = pgDocsDir();

@@ -6,9 +6,10 @@
  * they would be a fifth of an idle server's heap.
  */
 import { ApiError } from '../errors.js';
-import { decodeBody } from '../scrape/engines/charset.js';
-import { transformPage } from '../scrape/transform/index.js';
-import type { PageMetadata, TransformOptions } from '../scrape/types.js';
+import { decodeBody } from '../core/charset.js';
+import { transformPage } from '../transform/index.js';
+import type { PageMetadata } from '../core/document.js';
+import type { TransformOptions } from '../transform/types.js';
 import { blockMarkdown, blocksHtml, blocksMarkdown, type Block } from './blocks.js';
 import { parseImage } from './image.js';
 import { Ocr } from './ocr.js';

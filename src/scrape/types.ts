@@ -1,9 +1,10 @@
 /** Shapes that cross the scrape pipeline's stage boundaries (plan -> fetch -> transform -> formats). */
-import type { PageMetadata } from '../core/document.js';
 import type { UrlGuard } from '../core/url-guard.js';
+import type { PageTransform, TransformResult } from '../transform/types.js';
 import type { Action, ActionOutput } from './engines/browser/action-schema.js';
 
 export type { MetadataValue, PageMetadata } from '../core/document.js';
+export type { PageTransform, TransformOptions, TransformResult, TransformWants } from '../transform/types.js';
 export type { UrlGuard };
 
 export type EngineName = 'http' | 'browser';
@@ -106,30 +107,6 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export interface TransformOptions {
-  /** Absolute URL the document was served from (used to resolve relative links). */
-  baseUrl: string;
-  onlyMainContent: boolean;
-  includeTags: string[];
-  excludeTags: string[];
-  removeBase64Images: boolean;
-  /** Leave ad slots and cookie-consent notices out of the content (see transform/ad-blocks.ts). */
-  blockAds?: boolean;
-}
-
-export interface TransformWants {
-  markdown: boolean;
-  html: boolean;
-  links: boolean;
-  images: boolean;
-}
-
-/** A transform asked for before the page's final URL (its base) is known. */
-export interface PageTransform {
-  opts: Omit<TransformOptions, 'baseUrl'>;
-  wants: TransformWants;
-}
-
 /**
  * A transform sent with a fetch, and what the caller still needs of the page's text after it.
  * Copying the text back from a page thread costs about as much as a fifth of the transform, on
@@ -140,13 +117,4 @@ export interface FetchTransform extends PageTransform {
   keepText: boolean;
   /** Answer `needsJavaScript` where the text is, for a caller that may fall back to a browser. */
   checkJavaScript: boolean;
-}
-
-export interface TransformResult {
-  markdown?: string;
-  /** Cleaned HTML (after main-content / include / exclude rules). */
-  html?: string;
-  links?: string[];
-  images?: string[];
-  metadata: PageMetadata;
 }

@@ -10,7 +10,7 @@ import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, request, type Disp
 import { ApiError, isApiError } from '../../errors.js';
 import { responseTooLarge } from './too-large.js';
 import type { SsrfGuard } from '../../security/ssrf.js';
-import { decodeBody, isTextual } from './charset.js';
+import { decodeBody, isTextual } from '../../core/charset.js';
 import type { Engine, FetchRequest, FetchResult } from '../types.js';
 
 const MAX_REDIRECTS = 10;

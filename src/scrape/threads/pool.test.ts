@@ -5,7 +5,7 @@ import { ApiError } from '../../errors.js';
 import { AddressPolicy, SsrfGuard } from '../../security/ssrf.js';
 import { HttpEngine } from '../engines/http.js';
 import { ThreadedHttpEngine } from '../engines/threaded-http.js';
-import { transformPage } from '../transform/index.js';
+import { transformPage } from '../../transform/index.js';
 import type { FetchRequest, TransformOptions, TransformWants } from '../types.js';
 import { createFetchingThreads, createTransformer } from './pool.js';
 

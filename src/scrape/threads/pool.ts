@@ -15,7 +15,7 @@
 import { Buffer } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../../errors.js';
-import { transformPage } from '../transform/index.js';
+import { transformPage } from '../../transform/index.js';
 import type { FetchResult, TransformOptions, TransformResult, TransformWants } from '../types.js';
 import { fromThreadError, type ThreadFetchRequest, type ThreadHttpSettings, type ThreadReply, type ThreadRequest } from './messages.js';
 

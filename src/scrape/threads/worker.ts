@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { AddressPolicy, SsrfGuard } from '../../security/ssrf.js';
 import { isHtml, needsJavaScript } from '../detect.js';
 import { HttpEngine } from '../engines/http.js';
-import { transformPage } from '../transform/index.js';
+import { transformPage } from '../../transform/index.js';
 import type { FetchResult } from '../types.js';
 import { toThreadError, type ThreadFetchRequest, type ThreadHttpSettings, type ThreadReply, type ThreadRequest } from './messages.js';
 

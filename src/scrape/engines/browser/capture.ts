@@ -7,7 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Page, Response as PwResponse } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import type { FetchResult, ScreenshotRequest } from '../../types.js';
-import { decodeBody, isTextual } from '../charset.js';
+import { decodeBody, isTextual } from '../../../core/charset.js';
 import { responseTooLarge } from '../too-large.js';
 import { readDocument } from './bounded-read.js';
 import type { Visit } from './visit.js';

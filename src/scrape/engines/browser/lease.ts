@@ -5,7 +5,7 @@
  */
 import type { Frame, Request as PwRequest, Route } from 'playwright-core';
 import type { UrlGuard } from '../../types.js';
-import { isAdRequest } from './adblock.js';
+import { isAdRequest } from '../../../core/adblock.js';
 import { schemeNotAllowed } from './errors.js';
 import { isHttpScheme, originOf, schemeOf, urlHostKey } from './hosts.js';
 import { noop } from './waits.js';

@@ -8,7 +8,7 @@ import type { Response as PwResponse } from 'playwright-core';
 import { ApiError } from '../../../errors.js';
 import type { FetchResult } from '../../types.js';
 import { runActions } from './actions.js';
-import { HIDE_CONSENT_SCRIPT, REMOVE_CONSENT_SCRIPT } from './adblock.js';
+import { HIDE_CONSENT_SCRIPT, REMOVE_CONSENT_SCRIPT } from '../../../core/adblock.js';
 import { captureBareError, captureDocument, captureDownload } from './capture.js';
 import { restoreLocalStorageScript } from './storage-state.js';
 import { cookiesFromHeader, headerValue } from './caller-headers.js';

@@ -6,7 +6,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BrowserStorageState, UrlGuard } from '../../types.js';
-import { HIDE_CONSENT_SCRIPT } from './adblock.js';
+import { HIDE_CONSENT_SCRIPT } from '../../../core/adblock.js';
 import { contextOptions, planEmulation } from './emulation.js';
 import { GuardProxy } from './guard-proxy.js';
 import { Lease } from './lease.js';

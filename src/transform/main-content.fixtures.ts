@@ -1,5 +1,5 @@
 /** Options and a sample page the main-content tests share. */
-import type { TransformOptions, TransformWants } from '../types.js';
+import type { TransformOptions, TransformWants } from './types.js';
 
 export const BASE = 'https://news.example.com/2024/story.html';
 export const MD: TransformWants = { markdown: true, html: false, links: false, images: false };

@@ -5,7 +5,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import type { TransformWants } from '../types.js';
+import type { TransformWants } from './types.js';
 import { transformPage } from './index.js';
 
 const BASE = 'https://site.example/guide/page.html';

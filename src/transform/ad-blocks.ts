@@ -14,7 +14,7 @@
  * The page-level elements (html, body, main, article) are never dropped: a body class such as
  * "has-cookie-banner" describes the page, not a notice.
  */
-import { isAdRequest } from '../engines/browser/adblock.js';
+import { isAdRequest } from '../core/adblock.js';
 import type { AttrSource } from './html-util.js';
 
 const NEVER_DROPPED: ReadonlySet<string> = new Set(['html', 'head', 'body', 'main', 'article']);

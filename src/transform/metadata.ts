@@ -1,5 +1,5 @@
 /** Page metadata (Firecrawl v2 `metadata` fields) gathered from the whole document. */
-import type { PageMetadata } from '../types.js';
+import type { PageMetadata } from '../core/document.js';
 import { type AttrSource, cleanText, decodeAttr } from './html-util.js';
 import type { Resolver } from './url.js';
 

@@ -2,7 +2,7 @@
  * One streaming parse of a document that feeds every consumer at once: metadata, links,
  * images and the cleaned content. No DOM is built; each consumer keeps only what it needs.
  */
-import type { PageMetadata } from '../types.js';
+import type { PageMetadata } from '../core/document.js';
 import { ContentFilter, type ContentOptions, type ContentResult } from './clean-html.js';
 import { ImageCollector } from './images.js';
 import { LinkCollector } from './links.js';

@@ -3,7 +3,7 @@
  * metadata out. One streaming parse feeds every output, markdown included: it is written as the
  * page streams past, not converted from HTML afterwards.
  */
-import type { TransformOptions, TransformResult, TransformWants } from '../types.js';
+import type { TransformOptions, TransformResult, TransformWants } from './types.js';
 import { isAdOrConsentBlock } from './ad-blocks.js';
 import type { ContentOptions, ContentResult } from './clean-html.js';
 import { postprocessMarkdown } from './markdown.js';

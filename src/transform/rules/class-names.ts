@@ -5,7 +5,7 @@
  */
 import type { AttrSource } from '../html-util.js';
 import type { AttrView } from '../stream.js';
-import { boundedMemo } from '../../../memo.js';
+import { boundedMemo } from '../../memo.js';
 
 /**
  * schema.org types by which a page declares itself a discussion (a forum thread, a question and

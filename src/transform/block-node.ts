@@ -2,7 +2,7 @@
  * The block tree the content pass records as the page streams past (no DOM): each block's extent
  * in the output, the text it holds and what its names hint (a discussion, a teaser rail).
  */
-import { boundedMemo } from '../../memo.js';
+import { boundedMemo } from '../memo.js';
 
 /** One block element of the cleaned output, in document order (parents before children). */
 export interface BlockNode {

@@ -4,7 +4,7 @@
  * and things that only share a word with them stay.
  */
 import { describe, expect, it } from 'vitest';
-import { pages } from '../../../test/fixture-site/pages.js';
+import { pages } from '../../test/fixture-site/pages.js';
 import { attrsFrom } from './html-util.js';
 import { isAdOrConsentBlock } from './ad-blocks.js';
 import { transformPage } from './index.js';

@@ -4,7 +4,7 @@
  * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
  */
 import type { AttrSource } from './html-util.js';
-import { boundedMemo } from '../../memo.js';
+import { boundedMemo } from '../memo.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([

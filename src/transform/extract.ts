@@ -3,7 +3,7 @@
  * want only the links, the pictures, the metadata or the markdown of a page. (Kept apart from the
  * collectors so that the scan, which feeds them, imports nothing that imports it.)
  */
-import type { PageMetadata } from '../types.js';
+import type { PageMetadata } from '../core/document.js';
 import { postprocessMarkdown } from './markdown.js';
 import { scanDocument } from './scan.js';
 
