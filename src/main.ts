@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
+import { creditsCommand, teamsCommand } from './billing/cli.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { startWorkers } from './jobs/workers.js';
@@ -22,6 +23,15 @@ const USAGE = `Usage: gleaner <command>
                         create an API key (printed once)
   keys list             list keys (prefixes only)
   keys revoke <id|key>  revoke a key
+  teams list            list teams with their plan and credits
+  teams create <name> [plan]
+  teams set-plan <team> <plan>
+                        plans: free, standard, scale, self-hosted
+  credits show <team>   the team's credits this period
+  credits grant <team> <n>
+                        top up: credits that stay until spent
+  credits limit <team> <n|unlimited|plan>
+                        set the credits granted per period
   scrape <url> [--format markdown|html|json]
                         scrape one page and print it
 `;
@@ -144,6 +154,11 @@ async function main(argv: string[]): Promise<void> {
       return keys(config, rest);
     case 'scrape':
       return scrapeCommand(config, rest);
+    case 'teams':
+    case 'credits': {
+      const run = command === 'teams' ? teamsCommand : creditsCommand;
+      return withRuntime(config, (rt) => run(rt, rest, (line) => process.stdout.write(`${line}\n`), (m) => new UsageError(m)));
+    }
     case 'help':
     case '--help':
     case '-h':

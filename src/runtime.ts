@@ -4,7 +4,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { DEFAULT_PLAN, plans } from './billing/plans.js';
+import { CreditLedger } from './billing/ledger.js';
+import { DEFAULT_PLAN, SELF_HOSTED_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
 import { RateLimits } from './http/rate-limit.js';
 import { BrowserEngine } from './scrape/engines/browser.js';
@@ -46,6 +47,8 @@ export interface Runtime {
   scraper: Scraper;
   parser: DocumentParser;
   limits: RateLimits;
+  /** Credits: every charge and grant, and each team's balance. */
+  ledger: CreditLedger;
   redis: Redis | undefined;
   queues: QueueFactory;
   crawlQueue: JobQueue<CrawlTask>;
@@ -105,7 +108,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
-  const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
+  const planTable = plans(config.rateLimitPerMinute);
+  const limits = new RateLimits(planTable, redis, redisPrefix);
+  const ledger = new CreditLedger(store.db, planTable, DEFAULT_PLAN);
   const queues = await createQueueFactory({
     db: store.db,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
@@ -117,7 +122,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const webhooks = new WebhookDispatcher({ db: store.db, guard, log });
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
   const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
-  const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency });
+  const crawlRunner = new CrawlRunner({ repo: crawlRepo, scraper, http, guard, webhooks, queue: crawlQueue, log, hostConcurrency: config.hostConcurrency, ledger });
   const monitors = createMonitors({ config, log, store, queues, scraper, crawls, crawlRepo, webhooks, guard });
   let closed = false;
   return {
@@ -133,6 +138,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     scraper,
     parser,
     limits,
+    ledger,
     redis,
     queues,
     crawlQueue,
@@ -166,12 +172,12 @@ export async function bootstrapKey(rt: Runtime): Promise<{ created: boolean; key
   const fromEnv = rt.config.bootstrapApiKey;
   if (fromEnv) {
     if (await rt.keys.authenticate(fromEnv)) return { created: false };
-    const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+    const teamId = await rt.keys.ensureTeam('default', SELF_HOSTED_PLAN);
     await rt.keys.create({ teamId, name: 'from GLEANER_API_KEY', key: fromEnv });
     return { created: true };
   }
   if ((await rt.keys.count()) > 0) return { created: false };
-  const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+  const teamId = await rt.keys.ensureTeam('default', SELF_HOSTED_PLAN);
   const { key } = await rt.keys.create({ teamId, name: 'first key' });
   return { created: true, key };
 }

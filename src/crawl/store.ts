@@ -51,6 +51,8 @@ export interface PageOutcome {
   document?: string;
   /** The Document's `metadata.scrapeId`: `GET /v2/scrape/{id}` finds the page by it. */
   scrapeId?: string;
+  /** What the page was charged; 1 when not given. */
+  credits?: number;
   error?: string;
   code?: string;
 }
@@ -226,7 +228,7 @@ export class CrawlRepository {
       await this.q.count(
         {
           ...counts,
-          creditsUsed: crawl.credits_used + (ok ? 1 : 0),
+          creditsUsed: crawl.credits_used + (ok ? (outcome.credits ?? 1) : 0),
           now,
           status: finished ?? 'scraping',
           finishedAt: finished ? now : null,

@@ -19,6 +19,7 @@ import { mapRoutes } from './routes/map.js';
 import { parseRoutes } from './routes/parse.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { scrapeRoutes } from './routes/scrape.js';
+import { teamRoutes } from './routes/team.js';
 import { zodValidatorCompiler } from './validation.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -45,7 +46,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   });
 
   installErrorHandling(app);
-  installAuth(app, rt.keys, rt.limits);
+  installAuth(app, rt.keys, rt.limits, rt.ledger);
   await installOpenApi(app, VERSION);
   await healthRoutes(app, rt);
   await fileRoutes(app, rt);
@@ -54,6 +55,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
   await parseRoutes(app, rt);
   await monitorRoutes(app, rt);
   await browserRoutes(app, rt);
+  await teamRoutes(app, rt);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(async (scope) => jobRoutes(scope, rt));
   return app;

@@ -37,6 +37,11 @@ export interface ScrapeContext {
    * id itself (a crawl, in its results) or hands the id to no one (map's link discovery).
    */
   record?: boolean;
+  /**
+   * Charges the finished Document and answers the credits charged, which become its
+   * `metadata.creditsUsed`; absent when the caller charges for the page itself (a crawl).
+   */
+  charge?: (doc: Document) => Promise<number>;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -355,6 +360,7 @@ export class Scraper {
     if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
       doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
     }
+    if (ctx.charge) doc.metadata.creditsUsed = await ctx.charge(doc);
     if (!o.zeroDataRetention && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
     return doc;
   }

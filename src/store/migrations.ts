@@ -3,6 +3,7 @@
  * Written with Kysely's schema builder so one list serves SQLite and PostgreSQL.
  */
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { creditLedgerMigration } from './migrations/0009_credit_ledger.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
@@ -307,6 +308,7 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('scrape_cache_stored_at').on('scrape_cache').column('stored_at').execute();
     },
   },
+  '0009_credit_ledger': creditLedgerMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,13 @@
 /** `POST /v2/map`: a site's URL list from its sitemaps and links (see crawl/map.ts). */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { COSTS } from '../../billing/costs.js';
 import { ApiError } from '../../errors.js';
 import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, MapService, type MapRequest } from '../../crawl/map.js';
 import type { Runtime } from '../../runtime.js';
 import { MAX_TIMEOUT_MS, scrapeOptionsShape } from '../../scrape/options.js';
+import { principalOf } from '../auth.js';
 import { scrapeContext } from './scrape.js';
 
 export const mapRequestSchema = z.looseObject({
@@ -56,6 +59,8 @@ export async function mapRoutes(app: FastifyInstance, rt: Runtime): Promise<void
   const service = new MapService({ scraper: rt.scraper, http: rt.http, guard: rt.guard });
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
     const { links } = await service.map(toMapRequest(req.body as MapBody), scrapeContext(rt, req, reply));
+    const { teamId, keyId } = principalOf(req);
+    await rt.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map });
     return { success: true, links };
   });
 }

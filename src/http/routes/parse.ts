@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { scrapeCost } from '../../billing/costs.js';
 import { ApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../scrape/parse-options.js';
 import { parserSettings } from '../../parse/parsers.js';
@@ -110,7 +111,9 @@ export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<vo
         );
         const scrapeId = randomUUID();
         const doc = toDocument(parsed, o, file.filename, scrapeId);
-        if (!o.zeroDataRetention) await rt.documents.recordScrape(scrapeId, principalOf(req).teamId, file.filename, doc);
+        const { teamId, keyId } = principalOf(req);
+        doc.metadata.creditsUsed = await rt.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, o) });
+        if (!o.zeroDataRetention) await rt.documents.recordScrape(scrapeId, teamId, file.filename, doc);
         return { success: true, data: doc };
       },
     );

@@ -2,11 +2,14 @@
  * `POST /v2/scrape` (synchronous) and `GET /v2/scrape/{id}` (a stored result). With `keepAlive`
  * the scrape's page stays open afterwards as the `interact` session of its scrapeId.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { COSTS, scrapeCost } from '../../billing/costs.js';
+import { ApiError, isApiError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { scrapeRequestSchema, type ScrapeRequest } from '../../scrape/options.js';
+import type { Document } from '../../core/document.js';
 import type { ScrapeContext } from '../../scrape/pipeline.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
@@ -33,11 +36,22 @@ export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<v
     { schema: { body: scrapeRequestSchema, tags: ['scrape'] }, config: { scope: 'scrape', bucket: 'scrape' } },
     async (req, reply) => {
       const { url, ...options } = req.body as ScrapeRequest;
-      const ctx = scrapeContext(rt, req, reply);
-      const doc = options.keepAlive
-        ? await rt.browserSessions.keepScrape(ctx.teamId, (keepPage) => rt.scraper.scrape(url, options, { ...ctx, keepPage }))
-        : await rt.scraper.scrape(url, options, ctx);
-      return { success: true, data: doc };
+      const { teamId, keyId } = principalOf(req);
+      const charge = (doc: Document) =>
+        rt.ledger.charge({ teamId, keyId, cause: `scrape:${doc.metadata.scrapeId ?? randomUUID()}`, credits: scrapeCost(doc, options) });
+      const ctx = { ...scrapeContext(rt, req, reply), charge };
+      try {
+        const doc = options.keepAlive
+          ? await rt.browserSessions.keepScrape(ctx.teamId, (keepPage) => rt.scraper.scrape(url, options, { ...ctx, keepPage }))
+          : await rt.scraper.scrape(url, options, ctx);
+        return { success: true, data: doc };
+      } catch (e) {
+        // A lockdown miss still looked: it costs its row of the table, and the 404 goes out.
+        if (isApiError(e) && e.key === 'SCRAPE_LOCKDOWN_CACHE_MISS') {
+          await rt.ledger.charge({ teamId, keyId, cause: `lockdown-miss:${randomUUID()}`, credits: COSTS.lockdownMiss });
+        }
+        throw e;
+      }
     },
   );
 

@@ -1,0 +1,72 @@
+/**
+ * Usage endpoints (`/v2/team/...`, `/v2/concurrency-check`): a team's credits, tokens and queue,
+ * read from the ledger and the job tables, for any key of the team.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { queueStatus } from '../../billing/queue-status.js';
+import type { UsagePeriod } from '../../billing/ledger.js';
+import type { Runtime } from '../../runtime.js';
+import { principalOf } from '../auth.js';
+
+const historicalQuery = z.object({ byApiKey: z.enum(['true', 'false']).optional() }).passthrough();
+
+const config = { bucket: 'status' } as const;
+
+function periods(rows: UsagePeriod[], field: 'creditsUsed' | 'tokensUsed') {
+  return rows.map(({ amount, ...p }) => ({ ...p, [field]: amount }));
+}
+
+export async function teamRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
+  app.get('/v2/team/credit-usage', { schema: { tags: ['team'] }, config }, async (req) => {
+    const a = await rt.ledger.account(principalOf(req).teamId);
+    // A team that is never blocked has no remaining figure; `unlimited` says why it is null.
+    return {
+      success: true,
+      data: {
+        remainingCredits: a.periodCredits === null ? null : a.balance,
+        planCredits: a.periodCredits,
+        billingPeriodStart: a.period.start.toISOString(),
+        billingPeriodEnd: a.period.end.toISOString(),
+        ...(a.periodCredits === null ? { unlimited: true } : {}),
+      },
+    };
+  });
+
+  app.get('/v2/team/credit-usage/historical', { schema: { tags: ['team'], querystring: historicalQuery }, config }, async (req) => {
+    const q = req.query as z.output<typeof historicalQuery>;
+    return { success: true, periods: periods(await rt.ledger.creditHistory(principalOf(req).teamId, q.byApiKey === 'true'), 'creditsUsed') };
+  });
+
+  app.get('/v2/team/token-usage', { schema: { tags: ['team'] }, config }, async (req) => {
+    const teamId = principalOf(req).teamId;
+    const a = await rt.ledger.account(teamId);
+    // No plan grants tokens yet: they are counted, not limited.
+    return {
+      success: true,
+      data: {
+        remainingTokens: null,
+        planTokens: null,
+        tokensUsed: await rt.ledger.tokensInPeriod(teamId),
+        billingPeriodStart: a.period.start.toISOString(),
+        billingPeriodEnd: a.period.end.toISOString(),
+      },
+    };
+  });
+
+  app.get('/v2/team/token-usage/historical', { schema: { tags: ['team'], querystring: historicalQuery }, config }, async (req) => {
+    const q = req.query as z.output<typeof historicalQuery>;
+    return { success: true, periods: periods(await rt.ledger.tokenHistory(principalOf(req).teamId, q.byApiKey === 'true'), 'tokensUsed') };
+  });
+
+  app.get('/v2/team/queue-status', { schema: { tags: ['team'] }, config }, async (req) => {
+    const p = principalOf(req);
+    return { success: true, ...(await queueStatus(rt.store.db, p.teamId, rt.ledger.plan(p.plan).concurrency)) };
+  });
+
+  app.get('/v2/concurrency-check', { schema: { tags: ['team'] }, config }, async (req) => {
+    const p = principalOf(req);
+    const q = await queueStatus(rt.store.db, p.teamId, rt.ledger.plan(p.plan).concurrency);
+    return { success: true, concurrency: q.activeJobsInQueue, maxConcurrency: q.maxConcurrency };
+  });
+}
