@@ -133,17 +133,21 @@ export class CreditLedger {
     const period = periodOf(this.now());
     const team = await this.db.selectFrom('teams').select('plan').where('id', '=', teamId).executeTakeFirst();
     const plan = team?.plan ?? this.defaultPlan;
-    const row = await this.db.selectFrom('credit_accounts').select(['balance', 'period_credits']).where('team_id', '=', teamId).executeTakeFirst();
+    let row = await this.readAccount(teamId);
     const periodCredits = this.periodCredits(plan, row?.period_credits ?? null);
-    let balance = Number(row?.balance ?? 0);
     if (periodCredits !== null && !this.granted.has(`${teamId}|${period.id}`)) {
       // The period's plan credits are a grant like any other, written the first time the team is
-      // looked at in the period; its cause makes every process write it once.
-      const added = await this.db.transaction().execute((t) => this.entry(t, { teamId, cause: `plan:${period.id}`, credits: periodCredits }, 'plan', true));
+      // looked at in the period; its cause makes every process write it once. Read the balance
+      // again after: another process may have written the grant since the first read.
+      await this.db.transaction().execute((t) => this.entry(t, { teamId, cause: `plan:${period.id}`, credits: periodCredits }, 'plan', true));
       this.granted.add(`${teamId}|${period.id}`);
-      balance += added;
+      row = await this.readAccount(teamId);
     }
-    return { teamId, plan, periodCredits, balance, period };
+    return { teamId, plan, periodCredits, balance: Number(row?.balance ?? 0), period };
+  }
+
+  private readAccount(teamId: string) {
+    return this.db.selectFrom('credit_accounts').select(['balance', 'period_credits']).where('team_id', '=', teamId).executeTakeFirst();
   }
 
   /** Whether the team may start work costing `credits`; teams without a limit always may. */
