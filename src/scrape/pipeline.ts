@@ -361,7 +361,8 @@ export class Scraper {
       doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
     }
     if (ctx.charge) doc.metadata.creditsUsed = await ctx.charge(doc);
-    if (!o.zeroDataRetention && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
+    // Lockdown callers ask that no trace of the request be kept, as zero data retention does.
+    if (!o.zeroDataRetention && !o.lockdown && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
     return doc;
   }
 }
