@@ -6,13 +6,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
-import { creditsCommand, teamsCommand } from './billing/cli.js';
+import { auditCommand, creditsCommand, operatorEvent, teamsCommand } from './billing/cli.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { startWorkers } from './jobs/workers.js';
 import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
 import { scrapeRequestSchema } from './scrape/options.js';
-import { SCOPES } from './store/keys.js';
+import { hashKey, SCOPES } from './store/keys.js';
 
 const USAGE = `Usage: gleaner <command>
 
@@ -32,6 +32,9 @@ const USAGE = `Usage: gleaner <command>
                         top up: credits that stay until spent
   credits limit <team> <n|unlimited|plan>
                         set the credits granted per period
+  audit enable|disable <team>
+                        keep (or stop keeping) the team's audit log
+  audit list [team]     audit events as JSON lines
   scrape <url> [--format markdown|html|json]
                         scrape one page and print it
 `;
@@ -98,6 +101,7 @@ async function keys(config: Config, args: string[]): Promise<void> {
         const teamId = await rt.keys.ensureTeam(values.team ?? 'default', values.plan);
         if (values.plan) await rt.keys.setPlan(teamId, values.plan);
         const { id, key } = await rt.keys.create({ teamId, name: values.name ?? 'cli', scopes });
+        await operatorEvent(rt, teamId, 'keys create', id);
         process.stdout.write(`${key}\n`);
         process.stderr.write(`created key ${id} for team ${values.team ?? 'default'} (scopes: ${scopes.join(',')})\n`);
         return;
@@ -111,8 +115,14 @@ async function keys(config: Config, args: string[]): Promise<void> {
       }
       case 'revoke': {
         if (!target) throw new UsageError('keys revoke needs a key id or the key');
+        const owner = await rt.store.db
+          .selectFrom('api_keys')
+          .select(['id', 'team_id as teamId'])
+          .where((eb) => eb.or([eb('id', '=', target), eb('key_hash', '=', hashKey(target))]))
+          .executeTakeFirst();
         const ok = await rt.keys.revoke(target);
         if (!ok) throw new UsageError(`no active key matches ${target}`);
+        if (owner) await operatorEvent(rt, owner.teamId, 'keys revoke', owner.id);
         process.stdout.write('revoked\n');
         return;
       }
@@ -155,8 +165,9 @@ async function main(argv: string[]): Promise<void> {
     case 'scrape':
       return scrapeCommand(config, rest);
     case 'teams':
-    case 'credits': {
-      const run = command === 'teams' ? teamsCommand : creditsCommand;
+    case 'credits':
+    case 'audit': {
+      const run = command === 'teams' ? teamsCommand : command === 'credits' ? creditsCommand : auditCommand;
       return withRuntime(config, (rt) => run(rt, rest, (line) => process.stdout.write(`${line}\n`), (m) => new UsageError(m)));
     }
     case 'help':

@@ -4,6 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { AuditLog } from './billing/audit.js';
 import { CreditLedger } from './billing/ledger.js';
 import { DEFAULT_PLAN, SELF_HOSTED_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
@@ -49,6 +50,8 @@ export interface Runtime {
   limits: RateLimits;
   /** Credits: every charge and grant, and each team's balance. */
   ledger: CreditLedger;
+  /** Audit events of the teams that keep a log. */
+  audit: AuditLog;
   redis: Redis | undefined;
   queues: QueueFactory;
   crawlQueue: JobQueue<CrawlTask>;
@@ -139,6 +142,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     parser,
     limits,
     ledger,
+    audit: new AuditLog(store.db),
     redis,
     queues,
     crawlQueue,

@@ -26,6 +26,35 @@ function describe(a: Awaited<ReturnType<Runtime['ledger']['account']>>): string 
   return `plan=${a.plan}  credits=${limit}  ${balance}  period=${a.period.id}`;
 }
 
+/** An operator's change to a team, as an audit event when the team keeps a log. */
+export async function operatorEvent(rt: Runtime, teamId: string, action: string, keyId: string | null = null, force = false): Promise<void> {
+  await rt.audit.record({ teamId, keyId, username: null, action, targetUrls: [], outcome: 'ok', credits: 0 }, force);
+}
+
+export async function auditCommand(rt: Runtime, args: string[], out: Out, usage: Usage): Promise<void> {
+  const [action, target] = args;
+  switch (action) {
+    case 'enable':
+    case 'disable': {
+      const id = await teamId(rt, target, usage);
+      // Turning the log off is the last event it keeps.
+      if (action === 'disable') await operatorEvent(rt, id, 'audit disable', null, true);
+      await rt.audit.setEnabled(id, action === 'enable');
+      if (action === 'enable') await operatorEvent(rt, id, 'audit enable');
+      out(`audit log ${action}d`);
+      return;
+    }
+    case 'list': {
+      // One JSON object per line: the export format as well as the listing.
+      const id = target ? await teamId(rt, target, usage) : undefined;
+      for (const e of await rt.audit.list(id ? { teamId: id } : {})) out(JSON.stringify(e));
+      return;
+    }
+    default:
+      throw usage(`unknown audit action: ${action ?? '(none)'}`);
+  }
+}
+
 export async function teamsCommand(rt: Runtime, args: string[], out: Out, usage: Usage): Promise<void> {
   const [action, target, value] = args;
   const known = Object.keys(plans(rt.config.rateLimitPerMinute));
@@ -45,6 +74,7 @@ export async function teamsCommand(rt: Runtime, args: string[], out: Out, usage:
       if (!value || !known.includes(value)) throw usage(`teams set-plan needs a plan; known: ${known.join(', ')}`);
       const id = await teamId(rt, target, usage);
       await rt.keys.setPlan(id, value);
+      await operatorEvent(rt, id, `teams set-plan ${value}`);
       out(describe(await rt.ledger.account(id)));
       return;
     }
@@ -64,6 +94,7 @@ export async function creditsCommand(rt: Runtime, args: string[], out: Out, usag
       const n = Number(value);
       if (!Number.isInteger(n) || n <= 0) throw usage('credits grant needs a positive whole number');
       await rt.ledger.grant(id, n);
+      await operatorEvent(rt, id, `credits grant ${n}`);
       out(describe(await rt.ledger.account(id)));
       return;
     }
@@ -72,6 +103,7 @@ export async function creditsCommand(rt: Runtime, args: string[], out: Out, usag
       const n = value === 'unlimited' ? UNLIMITED : value === 'plan' ? null : Number(value);
       if (n !== null && n !== UNLIMITED && (!Number.isInteger(n) || n < 0)) throw usage('credits limit takes a whole number, unlimited or plan');
       await rt.ledger.setPeriodCredits(id, n);
+      await operatorEvent(rt, id, `credits limit ${value}`);
       out(describe(await rt.ledger.account(id)));
       return;
     }

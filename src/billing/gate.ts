@@ -1,6 +1,6 @@
 /**
  * The credit check every billable request passes before any work starts: a team that cannot pay
- * the least a request costs gets 402 before its body is read, so nothing is fetched for it.
+ * the least a request costs gets 402 before the handler runs, so nothing is fetched for it.
  */
 import { ApiError } from '../errors.js';
 import { MINIMUM_CHARGE } from './costs.js';

@@ -7,6 +7,7 @@ import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
+import { installAudit } from '../billing/audit.js';
 import { installAuth } from './auth.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { installOpenApi } from './openapi.js';
@@ -47,6 +48,7 @@ export async function buildApp(rt: Runtime): Promise<FastifyInstance> {
 
   installErrorHandling(app);
   installAuth(app, rt.keys, rt.limits, rt.ledger);
+  installAudit(app, rt.audit);
   await installOpenApi(app, VERSION);
   await healthRoutes(app, rt);
   await fileRoutes(app, rt);

@@ -53,6 +53,11 @@ export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: R
     }
     req.principal = principal;
     if (config.bucket) await limits.consume(principal, config.bucket, reply);
-    if (ledger && isBillable(req.method, req.routeOptions.url)) await assertCanPay(ledger, principal.teamId);
+  });
+  if (!ledger) return;
+  // Credits are checked once the body is valid (a malformed request is a 400, whatever the
+  // balance) and before the handler does any work; the audit log then sees who was refused.
+  app.addHook('preHandler', async (req) => {
+    if (req.principal && isBillable(req.method, req.routeOptions.url)) await assertCanPay(ledger, req.principal.teamId);
   });
 }

@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { creditLedgerMigration } from './migrations/0009_credit_ledger.js';
+import { auditEventsMigration } from './migrations/0010_audit_events.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
@@ -309,6 +310,7 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0009_credit_ledger': creditLedgerMigration,
+  '0010_audit_events': auditEventsMigration,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -49,9 +49,15 @@ describe('gleaner teams and gleaner credits', () => {
     expect(bad.stderr).toContain('positive whole number');
     expect(gleaner('teams', 'set-plan', 'acme', 'gold').stderr).toContain('known: free, standard, scale, self-hosted');
 
+    // With the audit log on, operator changes become events, listed as JSON lines.
+    expect(gleaner('audit', 'enable', 'acme').status).toBe(0);
+    expect(gleaner('credits', 'grant', 'acme', '7').status).toBe(0);
+    const lines = gleaner('audit', 'list', 'acme').stdout.trim().split('\n').map((l) => JSON.parse(l) as { action: string; outcome: string });
+    expect(lines.map((e) => [e.action, e.outcome])).toEqual([['audit enable', 'ok'], ['credits grant 7', 'ok']]);
+
     server = await startGleaner({ embedded: true, env: { DATA_DIR: dataDir } });
     const usage = await new Firecrawl({ apiKey: key, apiUrl: server.url }).getCreditUsage();
-    expect(usage.remainingCredits).toBe(5);
+    expect(usage.remainingCredits).toBe(12);
     expect(usage.planCredits).toBe(2);
   });
 });

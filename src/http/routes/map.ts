@@ -60,7 +60,7 @@ export async function mapRoutes(app: FastifyInstance, rt: Runtime): Promise<void
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
     const { links } = await service.map(toMapRequest(req.body as MapBody), scrapeContext(rt, req, reply));
     const { teamId, keyId } = principalOf(req);
-    await rt.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map });
+    req.creditsCharged = await rt.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map });
     return { success: true, links };
   });
 }

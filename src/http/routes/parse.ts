@@ -113,6 +113,7 @@ export async function parseRoutes(app: FastifyInstance, rt: Runtime): Promise<vo
         const doc = toDocument(parsed, o, file.filename, scrapeId);
         const { teamId, keyId } = principalOf(req);
         doc.metadata.creditsUsed = await rt.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, o) });
+        req.creditsCharged = doc.metadata.creditsUsed;
         if (!o.zeroDataRetention) await rt.documents.recordScrape(scrapeId, teamId, file.filename, doc);
         return { success: true, data: doc };
       },

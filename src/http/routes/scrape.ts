@@ -37,8 +37,11 @@ export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<v
     async (req, reply) => {
       const { url, ...options } = req.body as ScrapeRequest;
       const { teamId, keyId } = principalOf(req);
-      const charge = (doc: Document) =>
-        rt.ledger.charge({ teamId, keyId, cause: `scrape:${doc.metadata.scrapeId ?? randomUUID()}`, credits: scrapeCost(doc, options) });
+      const charge = async (doc: Document) => {
+        const n = await rt.ledger.charge({ teamId, keyId, cause: `scrape:${doc.metadata.scrapeId ?? randomUUID()}`, credits: scrapeCost(doc, options) });
+        req.creditsCharged = (req.creditsCharged ?? 0) + n;
+        return n;
+      };
       const ctx = { ...scrapeContext(rt, req, reply), charge };
       try {
         const doc = options.keepAlive
@@ -48,7 +51,7 @@ export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<v
       } catch (e) {
         // A lockdown miss still looked: it costs its row of the table, and the 404 goes out.
         if (isApiError(e) && e.key === 'SCRAPE_LOCKDOWN_CACHE_MISS') {
-          await rt.ledger.charge({ teamId, keyId, cause: `lockdown-miss:${randomUUID()}`, credits: COSTS.lockdownMiss });
+          req.creditsCharged = await rt.ledger.charge({ teamId, keyId, cause: `lockdown-miss:${randomUUID()}`, credits: COSTS.lockdownMiss });
         }
         throw e;
       }
