@@ -251,7 +251,7 @@ describe('the self-hosted team of a fresh installation', () => {
     const fc = new Firecrawl({ apiKey: ownKey, apiUrl: gleaner.url });
     for (let i = 0; i < 5; i++) await fc.scrape(`${site.url}/article?own=${i}`, { maxAge: 0 });
     const res = await fetch(`${gleaner.url}/v2/team/credit-usage`, { headers: { authorization: `Bearer ${ownKey}` } });
-    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ remainingCredits: null, planCredits: null, unlimited: true });
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ remainingCredits: 99_999_999, planCredits: null, unlimited: true });
     expect((await fc.getCreditUsageHistorical()).periods[0]?.creditsUsed).toBe(5);
     // The same limit still applies to a team on a metered plan.
     const metered = new Firecrawl({ apiKey: gleaner.key, apiUrl: gleaner.url });

@@ -12,6 +12,7 @@ import { principalOf } from '../auth.js';
 const historicalQuery = z.object({ byApiKey: z.enum(['true', 'false']).optional() }).passthrough();
 
 const config = { bucket: 'status' } as const;
+const UNLIMITED_REMAINING = 99_999_999;
 
 function periods(rows: UsagePeriod[], field: 'creditsUsed' | 'tokensUsed') {
   return rows.map(({ amount, ...p }) => ({ ...p, [field]: amount }));
@@ -20,11 +21,12 @@ function periods(rows: UsagePeriod[], field: 'creditsUsed' | 'tokensUsed') {
 export async function teamRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
   app.get('/v2/team/credit-usage', { schema: { tags: ['team'] }, config }, async (req) => {
     const a = await rt.ledger.account(principalOf(req).teamId);
-    // A team that is never blocked has no remaining figure; `unlimited` says why it is null.
+    // A team that is never blocked reports a remaining figure no client will stop at (clients
+    // read a missing one as 0 and some refuse to start work), and `unlimited: true` says why.
     return {
       success: true,
       data: {
-        remainingCredits: a.periodCredits === null ? null : a.balance,
+        remainingCredits: a.periodCredits === null ? UNLIMITED_REMAINING : a.balance,
         planCredits: a.periodCredits,
         billingPeriodStart: a.period.start.toISOString(),
         billingPeriodEnd: a.period.end.toISOString(),
