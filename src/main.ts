@@ -6,13 +6,14 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
+import { auditCommand, creditsCommand, operatorEvent, teamsCommand } from './billing/cli.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { startWorkers } from './workers.js';
 import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
 import { scrapeRequestSchema } from './scrape/options.js';
 import { listenFailure, StartupError } from './startup.js';
-import { SCOPES } from './store/keys.js';
+import { hashKey, SCOPES } from './store/keys.js';
 
 const USAGE = `Usage: gleaner <command>
 
@@ -23,6 +24,18 @@ const USAGE = `Usage: gleaner <command>
                         create an API key (printed once)
   keys list             list keys (prefixes only)
   keys revoke <id|key>  revoke a key
+  teams list            list teams with their plan and credits
+  teams create <name> [plan]
+  teams set-plan <team> <plan>
+                        plans: free, standard, scale, self-hosted
+  credits show <team>   the team's credits this period
+  credits grant <team> <n>
+                        top up: credits that stay until spent
+  credits limit <team> <n|unlimited|plan>
+                        set the credits granted per period
+  audit enable|disable <team>
+                        keep (or stop keeping) the team's audit log
+  audit list [team]     audit events as JSON lines
   scrape <url> [--format markdown|html|json]
                         scrape one page and print it
 `;
@@ -96,6 +109,7 @@ async function keys(config: Config, args: string[]): Promise<void> {
         const teamId = await rt.keys.ensureTeam(values.team ?? 'default', values.plan);
         if (values.plan) await rt.keys.setPlan(teamId, values.plan);
         const { id, key } = await rt.keys.create({ teamId, name: values.name ?? 'cli', scopes });
+        await operatorEvent(rt, teamId, 'keys create', id);
         process.stdout.write(`${key}\n`);
         process.stderr.write(`created key ${id} for team ${values.team ?? 'default'} (scopes: ${scopes.join(',')})\n`);
         return;
@@ -109,8 +123,14 @@ async function keys(config: Config, args: string[]): Promise<void> {
       }
       case 'revoke': {
         if (!target) throw new UsageError('keys revoke needs a key id or the key');
+        const owner = await rt.store.db
+          .selectFrom('api_keys')
+          .select(['id', 'team_id as teamId'])
+          .where((eb) => eb.or([eb('id', '=', target), eb('key_hash', '=', hashKey(target))]))
+          .executeTakeFirst();
         const ok = await rt.keys.revoke(target);
         if (!ok) throw new UsageError(`no active key matches ${target}`);
+        if (owner) await operatorEvent(rt, owner.teamId, 'keys revoke', owner.id);
         process.stdout.write('revoked\n');
         return;
       }
@@ -152,6 +172,12 @@ async function main(argv: string[]): Promise<void> {
       return keys(config, rest);
     case 'scrape':
       return scrapeCommand(config, rest);
+    case 'teams':
+    case 'credits':
+    case 'audit': {
+      const run = command === 'teams' ? teamsCommand : command === 'credits' ? creditsCommand : auditCommand;
+      return withRuntime(config, (rt) => run(rt, rest, (line) => process.stdout.write(`${line}\n`), (m) => new UsageError(m)));
+    }
     case 'help':
     case '--help':
     case '-h':

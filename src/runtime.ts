@@ -5,7 +5,10 @@
 import type { Redis } from 'ioredis';
 import type { AppServices } from './http/app.js';
 import type { Logger } from 'pino';
-import { DEFAULT_PLAN, plans } from './billing/plans.js';
+import { AuditLog } from './billing/audit.js';
+import { CreditLedger } from './billing/ledger.js';
+import { queueStatus } from './billing/queue-status.js';
+import { DEFAULT_PLAN, SELF_HOSTED_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
 import { RateLimits } from './http/rate-limit.js';
 import { BrowserEngine } from './scrape/engines/browser.js';
@@ -54,6 +57,10 @@ export interface Runtime extends AppServices {
   scraper: Scraper;
   parser: DocumentParser;
   limits: RateLimits;
+  /** Credits: every charge and grant, and each team's balance. */
+  ledger: CreditLedger;
+  /** Audit events of the teams that keep a log. */
+  audit: AuditLog;
   redis: Redis | undefined;
   queues: QueueFactory;
   crawlQueue: JobQueue<CrawlTask>;
@@ -132,7 +139,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
-  const limits = new RateLimits(plans(config.rateLimitPerMinute), redis, redisPrefix);
+  const planTable = plans(config.rateLimitPerMinute);
+  const limits = new RateLimits(planTable, redis, redisPrefix);
+  const ledger = new CreditLedger(store.db, planTable, DEFAULT_PLAN);
   const queues = await createQueueFactory({
     db: store.db,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
@@ -154,6 +163,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     log,
     hostConcurrency: config.hostConcurrency,
     maxLinksPerPage: config.crawlMaxLinksPerPage,
+    ledger,
   });
   const monitors = createMonitors({
     config,
@@ -181,6 +191,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     scraper,
     parser,
     limits,
+    ledger,
+    audit: new AuditLog(store.db),
+    queueStatus: (teamId, maxConcurrency) => queueStatus(store.db, teamId, maxConcurrency),
     redis,
     queues,
     crawlQueue,
@@ -220,12 +233,12 @@ export async function bootstrapKey(rt: Runtime): Promise<{ created: boolean; key
   const fromEnv = rt.config.bootstrapApiKey;
   if (fromEnv) {
     if (await rt.keys.authenticate(fromEnv)) return { created: false };
-    const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+    const teamId = await rt.keys.ensureTeam('default', SELF_HOSTED_PLAN);
     await rt.keys.create({ teamId, name: 'from GLEANER_API_KEY', key: fromEnv });
     return { created: true };
   }
   if ((await rt.keys.count()) > 0) return { created: false };
-  const teamId = await rt.keys.ensureTeam('default', DEFAULT_PLAN);
+  const teamId = await rt.keys.ensureTeam('default', SELF_HOSTED_PLAN);
   const { key } = await rt.keys.create({ teamId, name: 'first key' });
   return { created: true, key };
 }

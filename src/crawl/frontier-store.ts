@@ -98,7 +98,7 @@ export class CrawlFrontier {
       await this.q.count(
         {
           ...counts,
-          creditsUsed: crawl.credits_used + (ok ? 1 : 0),
+          creditsUsed: crawl.credits_used + (ok ? (outcome.credits ?? 1) : 0),
           now,
           status: finished ?? 'scraping',
           finishedAt: finished ? now : null,

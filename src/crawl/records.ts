@@ -48,6 +48,8 @@ export interface PageOutcome {
   document?: string;
   /** The Document's `metadata.scrapeId`: `GET /v2/scrape/{id}` finds the page by it. */
   scrapeId?: string;
+  /** What the page was charged; 1 when not given. */
+  credits?: number;
   error?: string;
   code?: string;
 }

@@ -4,6 +4,8 @@
  * idempotent against the store, so a task that runs twice after a crash changes nothing twice.
  */
 import type { Logger } from 'pino';
+import { MINIMUM_CHARGE, scrapeCost } from '../billing/costs.js';
+import type { CreditLedger } from '../billing/ledger.js';
 import { ApiError, isApiError } from '../errors.js';
 import { memoByObject } from '../memo.js';
 import { isRetryable, taskItem, tasks, timedOut, type PayloadOf } from '../jobs/catalog.js';
@@ -43,6 +45,8 @@ export interface RunnerDeps {
   webhooks: WebhookDispatcher;
   queue: JobQueue<CrawlTask>;
   log: Logger;
+  /** Charges each page in the transaction that stores it; absent, nothing is charged. */
+  ledger?: CreditLedger;
   /** Requests in flight to one host for one job, unless the job asks for other. */
   hostConcurrency: number;
   /** Cap on URLs taken from sitemaps at kickoff. */
@@ -174,6 +178,10 @@ export class CrawlRunner {
     const key = row.urlKey;
     const plan = crawl.plan;
     const host = safeHost(row.url);
+    if (this.deps.ledger && !(await this.deps.ledger.canPay(crawl.teamId, MINIMUM_CHARGE))) {
+      await this.stopUnpaid(crawl);
+      return;
+    }
     const release = await this.gate.acquire(`${crawl.id}|${host}`, this.limitsFor(crawl), signal);
     let outcome: PageOutcome;
     let doc: Document | undefined;
@@ -189,7 +197,8 @@ export class CrawlRunner {
       if (!wantsLinks) delete doc.links;
       const cap = this.deps.maxLinksPerPage ?? DEFAULT_MAX_LINKS_PER_PAGE;
       if (links.length > cap) links = links.slice(0, cap);
-      outcome = { document: JSON.stringify(doc), ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
+      doc.metadata.creditsUsed = scrapeCost(doc, options);
+      outcome = { document: JSON.stringify(doc), credits: doc.metadata.creditsUsed, ...(doc.metadata.scrapeId ? { scrapeId: doc.metadata.scrapeId } : {}) };
     } catch (e) {
       // Closing or a lost lease: the job runs again elsewhere. Past its timeout it is a failure.
       if (signal.aborted && !timedOut(signal)) throw e;
@@ -217,6 +226,9 @@ export class CrawlRunner {
       { discovered: allowed, blocked },
       {
         onPage: async (trx) => {
+          if (doc && this.deps.ledger) {
+            await this.deps.ledger.charge({ teamId: crawl.teamId, cause: `${crawl.kind}:${crawl.id}:${key}`, credits: doc.metadata.creditsUsed }, trx);
+          }
           if (doc && crawl.webhook) {
             await this.deps.webhooks.emit(crawl.teamId, crawl.webhook, { type: eventType(crawl.kind, 'page'), id: crawl.id, success: true, data: [doc] }, trx);
           }
@@ -287,6 +299,19 @@ export class CrawlRunner {
       { type: eventType(crawl.kind, event), id: crawl.id, success: status !== 'failed', data: [], ...(status === 'failed' ? { error } : {}) },
       trx,
     );
+  }
+
+  /**
+   * The team ran out of credits: the job ends as failed, saying so, and keeps the pages it has.
+   * Pages already being scraped finish and are charged, so the overdraw is at most those.
+   */
+  private async stopUnpaid(crawl: CrawlRecord<AnyPlan>): Promise<void> {
+    const error = 'Payment Required: Insufficient credits; the job stopped and kept the pages scraped so far';
+    const stopped = await this.deps.repo.jobs.fail(crawl.id, error, async (trx) => {
+      if (!crawl.webhook) return;
+      await this.deps.webhooks.emit(crawl.teamId, crawl.webhook, { type: eventType(crawl.kind, 'failed'), id: crawl.id, success: false, data: [], error }, trx);
+    });
+    if (stopped) this.forget(crawl.id);
   }
 
   private forget(crawlId: string): void {

@@ -36,6 +36,8 @@ export interface JobStatusPage {
   expiresAt: string;
   next?: string;
   data: unknown[];
+  /** Why the job ended early (e.g. it ran out of credits). */
+  error?: string;
 }
 
 export class CrawlService {
@@ -153,6 +155,7 @@ export class CrawlService {
       expiresAt: new Date(job.expiresAt).toISOString(),
       data,
     };
+    if (job.status === 'failed' && job.error) out.error = job.error;
     // `next` only when stored documents remain: waiters follow it on every poll.
     if (stored > skip + data.length) out.next = selfUrl(skip + data.length, page.limit);
     return out;

@@ -5,6 +5,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import { assertCanPay, isBillable } from '../billing/gate.js';
+import type { CreditLedger } from '../billing/ledger.js';
 import type { RateBucket } from '../billing/plans.js';
 import { hasScope, type KeyRepository, type Principal, type Scope } from '../store/keys.js';
 import type { RateLimits } from './rate-limit.js';
@@ -38,7 +40,7 @@ function websocketToken(req: FastifyRequest): string | undefined {
   return typeof proto === 'string' ? proto.split(',')[0]?.trim() || undefined : undefined;
 }
 
-export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: RateLimits): void {
+export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: RateLimits, ledger?: CreditLedger): void {
   app.addHook('onRequest', async (req, reply) => {
     const config = req.routeOptions.config;
     // Unknown routes have no config; let the not-found handler answer them.
@@ -51,5 +53,11 @@ export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: R
     }
     req.principal = principal;
     if (config.bucket) await limits.consume(principal, config.bucket, reply);
+  });
+  if (!ledger) return;
+  // Credits are checked once the body is valid (a malformed request is a 400, whatever the
+  // balance) and before the handler does any work; the audit log then sees who was refused.
+  app.addHook('preHandler', async (req) => {
+    if (req.principal && isBillable(req.method, req.routeOptions.url)) await assertCanPay(ledger, req.principal.teamId);
   });
 }

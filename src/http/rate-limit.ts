@@ -21,6 +21,7 @@ export class RateLimits {
   async consume(p: Principal, bucket: RateBucket, reply: FastifyReply): Promise<void> {
     const plan = this.plans[p.plan] ?? this.plans[DEFAULT_PLAN]!;
     const points = plan.perMinute[bucket];
+    if (!Number.isFinite(points)) return;
     const limiter = this.limiter(plan.name, bucket, points);
     try {
       const res = await limiter.consume(p.teamId);

@@ -36,6 +36,11 @@ export interface ScrapeContext {
    * id itself (a crawl, in its results) or hands the id to no one (map's link discovery).
    */
   record?: boolean;
+  /**
+   * Charges the finished Document and answers the credits charged, which become its
+   * `metadata.creditsUsed`; absent when the caller charges for the page itself (a crawl).
+   */
+  charge?: (doc: Document) => Promise<number>;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -361,7 +366,9 @@ export class Scraper {
     if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
       doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
     }
-    if (!o.zeroDataRetention && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
+    if (ctx.charge) doc.metadata.creditsUsed = await ctx.charge(doc);
+    // Lockdown callers ask that no trace of the request be kept, as zero data retention does.
+    if (!o.zeroDataRetention && !o.lockdown && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
     if (fresh && !o.zeroDataRetention && o.storeInCache && this.deps.indexer) await this.deps.indexer.index(ctx.teamId, doc);
     return doc;
   }

@@ -1,9 +1,13 @@
 /** `POST /v2/map`: a site's URL list from its sitemaps and links (see crawl/map.ts). */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { COSTS } from '../../billing/costs.js';
+import type { CreditLedger } from '../../billing/ledger.js';
 import { ApiError } from '../../errors.js';
 import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, type MapRequest, type MapService } from '../../crawl/map.js';
 import { MAX_TIMEOUT_MS, scrapeOptionsShape } from '../../scrape/options.js';
+import { principalOf } from '../auth.js';
 import { scrapeContext } from './scrape.js';
 
 export const mapRequestSchema = z.looseObject({
@@ -53,12 +57,15 @@ function toMapRequest(b: MapBody): MapRequest {
 
 export interface MapRouteDeps {
   mapper: MapService;
+  ledger: CreditLedger;
   publicUrl: string | undefined;
 }
 
 export async function mapRoutes(app: FastifyInstance, deps: MapRouteDeps): Promise<void> {
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
     const { links } = await deps.mapper.map(toMapRequest(req.body as MapBody), scrapeContext(deps.publicUrl, req, reply));
+    const { teamId, keyId } = principalOf(req);
+    req.creditsCharged = await deps.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map });
     return { success: true, links };
   });
 }

@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { scrapeCost } from '../../billing/costs.js';
+import type { CreditLedger } from '../../billing/ledger.js';
 import { ApiError, isApiError } from '../../errors.js';
 import { parseOptionsSchema, type ParseOptions } from '../../scrape/parse-options.js';
 import { parserSettings } from '../../parse/parsers.js';
@@ -105,6 +107,7 @@ function toDocument(parsed: ParsedFile, o: ParseOptions, filename: string, scrap
 export interface ParseRouteDeps {
   parser: DocumentParser;
   documents: DocumentRepository<Document>;
+  ledger: CreditLedger;
 }
 
 export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): Promise<void> {
@@ -136,7 +139,10 @@ export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): P
         );
         const scrapeId = randomUUID();
         const doc = toDocument(parsed, o, file.filename, scrapeId);
-        if (!o.zeroDataRetention) await deps.documents.recordScrape(scrapeId, principalOf(req).teamId, file.filename, doc);
+        const { teamId, keyId } = principalOf(req);
+        doc.metadata.creditsUsed = await deps.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, o) });
+        req.creditsCharged = doc.metadata.creditsUsed;
+        if (!o.zeroDataRetention) await deps.documents.recordScrape(scrapeId, teamId, file.filename, doc);
         return { success: true, data: doc };
       },
     );

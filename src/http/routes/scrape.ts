@@ -2,11 +2,14 @@
  * `POST /v2/scrape` (synchronous) and `GET /v2/scrape/{id}` (a stored result). With `keepAlive`
  * the scrape's page stays open afterwards as the `interact` session of its scrapeId.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../../errors.js';
+import { COSTS, scrapeCost } from '../../billing/costs.js';
+import type { CreditLedger } from '../../billing/ledger.js';
 import type { BrowserSessions } from '../../browser/sessions.js';
 import type { Document } from '../../core/document.js';
+import { ApiError, isApiError } from '../../errors.js';
 import { scrapeRequestSchema, type ScrapeRequest } from '../../scrape/options.js';
 import type { ScrapeContext, Scraper } from '../../scrape/pipeline.js';
 import type { DocumentRepository } from '../../store/documents.js';
@@ -33,6 +36,7 @@ export interface ScrapeRouteDeps {
   scraper: Scraper;
   documents: DocumentRepository<Document>;
   browserSessions: BrowserSessions;
+  ledger: CreditLedger;
   publicUrl: string | undefined;
 }
 
@@ -42,11 +46,25 @@ export async function scrapeRoutes(app: FastifyInstance, deps: ScrapeRouteDeps):
     { schema: { body: scrapeRequestSchema, tags: ['scrape'] }, config: { scope: 'scrape', bucket: 'scrape' } },
     async (req, reply) => {
       const { url, ...options } = req.body as ScrapeRequest;
-      const ctx = scrapeContext(deps.publicUrl, req, reply);
-      const doc = options.keepAlive
-        ? await deps.browserSessions.keepScrape(ctx.teamId, (keepPage) => deps.scraper.scrape(url, options, { ...ctx, keepPage }))
-        : await deps.scraper.scrape(url, options, ctx);
-      return { success: true, data: doc };
+      const { teamId, keyId } = principalOf(req);
+      const charge = async (doc: Document) => {
+        const n = await deps.ledger.charge({ teamId, keyId, cause: `scrape:${doc.metadata.scrapeId ?? randomUUID()}`, credits: scrapeCost(doc, options) });
+        req.creditsCharged = (req.creditsCharged ?? 0) + n;
+        return n;
+      };
+      const ctx = { ...scrapeContext(deps.publicUrl, req, reply), charge };
+      try {
+        const doc = options.keepAlive
+          ? await deps.browserSessions.keepScrape(ctx.teamId, (keepPage) => deps.scraper.scrape(url, options, { ...ctx, keepPage }))
+          : await deps.scraper.scrape(url, options, ctx);
+        return { success: true, data: doc };
+      } catch (e) {
+        // A lockdown miss still looked: it costs its row of the table, and the 404 goes out.
+        if (isApiError(e) && e.key === 'SCRAPE_LOCKDOWN_CACHE_MISS') {
+          req.creditsCharged = await deps.ledger.charge({ teamId, keyId, cause: `lockdown-miss:${randomUUID()}`, credits: COSTS.lockdownMiss });
+        }
+        throw e;
+      }
     },
   );
 

@@ -13,6 +13,8 @@ import { migration as m0006 } from './0006_browser.js';
 import { migration as m0007 } from './0007_crawl_scrape_ids.js';
 import { migration as m0008 } from './0008_scrape_cache_age.js';
 import { migration as m0009 } from './0009_search_index.js';
+import { migration as m0010 } from './0010_credit_ledger.js';
+import { migration as m0011 } from './0011_audit_events.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '0007_crawl_scrape_ids': m0007,
   '0008_scrape_cache_age': m0008,
   '0009_search_index': m0009,
+  '0010_credit_ledger': m0010,
+  '0011_audit_events': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
