@@ -9,6 +9,8 @@ import type { Block } from '../blocks.js';
 
 /** A line this much larger than body text is a heading. */
 const HEADING_RATIO = 1.2;
+/** Monospaced runs this many ems apart on one line are still one line of code (aligned output). */
+const MONO_JOIN_EM = 8;
 const BULLET_CHAR = /^[•·▪◦●○■□‣⁃∙–—*+«»-]$/;
 
 export interface TextRun {
@@ -22,6 +24,10 @@ export interface TextRun {
   size: number;
   /** OCR word confidence 0..1; absent for a text layer. */
   conf?: number;
+  /** Set in a monospaced font (known for a text layer only). */
+  mono?: boolean;
+  /** Set in a bold font (known for a text layer only). */
+  bold?: boolean;
 }
 
 interface Segment {
@@ -29,6 +35,10 @@ interface Segment {
   x0: number;
   x1: number;
   confs: number[];
+  mono: boolean;
+  bold: boolean;
+  /** Advance of one character, for monospaced segments: spaces are restored from it. */
+  charWidth: number;
 }
 
 export interface Line {
@@ -37,7 +47,7 @@ export interface Line {
   size: number;
 }
 
-export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption';
+export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption' | 'code';
 
 export interface LaidOutBlock {
   type: BlockType;
@@ -76,21 +86,43 @@ export function linesOf(runs: TextRun[]): Line[] {
     for (const run of row) {
       const seg = segments.at(-1);
       const gap = seg ? run.x - seg.x1 : Infinity;
-      if (seg && gap < 1.0 * size) {
-        const needsSpace = gap > 0.15 * size && !seg.text.endsWith(' ') && !run.text.startsWith(' ');
-        seg.text += (needsSpace ? ' ' : '') + run.text;
+      const mono = run.mono === true;
+      // Code keeps its alignment spaces, however wide: monospaced runs stay one segment.
+      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < 1.0 * size);
+      if (seg && joins) {
+        if (mono && seg.charWidth > 0) seg.text += ' '.repeat(Math.max(gap > 0.15 * size ? 1 : 0, Math.round(gap / seg.charWidth))) + run.text;
+        else {
+          const needsSpace = gap > 0.15 * size && !seg.text.endsWith(' ') && !run.text.startsWith(' ');
+          seg.text += (needsSpace ? ' ' : '') + run.text;
+        }
         seg.x1 = Math.max(seg.x1, run.x + run.w);
+        seg.bold &&= run.bold === true;
         if (run.conf !== undefined) seg.confs.push(run.conf);
       } else {
-        segments.push({ text: run.text, x0: run.x, x1: run.x + run.w, confs: run.conf === undefined ? [] : [run.conf] });
+        segments.push({
+          text: run.text,
+          x0: run.x,
+          x1: run.x + run.w,
+          confs: run.conf === undefined ? [] : [run.conf],
+          mono,
+          bold: run.bold === true,
+          charWidth: mono && run.text.length ? run.w / run.text.length : 0,
+        });
       }
     }
-    for (const s of segments) s.text = s.text.replace(/\s+/g, ' ').trim();
+    // A gap narrower than about one em between two fonts (inline code in prose) is a space, not a cell.
+    for (let k = segments.length - 2; k >= 0; k--) {
+      const [a, b] = [segments[k]!, segments[k + 1]!];
+      if (a.mono !== b.mono && b.x0 - a.x1 < 1.0 * size) {
+        segments.splice(k, 2, { ...a, text: `${a.text}${b.x0 - a.x1 > 0.15 * size ? ' ' : ''}${b.text}`, x1: b.x1, confs: [...a.confs, ...b.confs], mono: false, bold: a.bold && b.bold });
+      }
+    }
+    for (const s of segments) s.text = s.mono ? s.text.trimEnd() : s.text.replace(/\s+/g, ' ').trim();
     // A list marker set apart from its text (hanging indent) belongs to the text, not a table cell.
     for (let k = segments.length - 2; k >= 0; k--) {
       const [a, b] = [segments[k]!, segments[k + 1]!];
       if (BULLET_CHAR.test(a.text) && b.x0 - a.x1 < 4 * size) {
-        segments.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, confs: [...a.confs, ...b.confs] });
+        segments.splice(k, 2, { ...b, text: `${a.text} ${b.text}`, x0: a.x0, confs: [...a.confs, ...b.confs] });
       }
     }
     return { segments: segments.filter((s) => s.text.length > 0), baseline: median(row.map((r) => r.baseline)), size };
@@ -218,6 +250,16 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    // Code: lines wholly in a monospaced font, kept together across blank lines.
+    if (isCode(line)) {
+      const prev = drafts.at(-1);
+      const prevLine = prev?.lines.at(-1);
+      const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
+      if (prev?.type === 'code' && gap > -0.3 * line.size && gap < CODE_BLANK_LINES * line.size) prev.lines.push(line);
+      else drafts.push({ type: 'code', lines: [line] });
+      i++;
+      continue;
+    }
     // A table: two or more consecutive lines cut into the same number (>= 2) of segments.
     if (line.segments.length >= 2) {
       let j = i + 1;
@@ -262,6 +304,7 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
     if (d.type === 'table') {
       return { type: 'table', block: { kind: 'table', rows: d.lines.map((l) => l.segments.map((s) => s.text)) }, bbox, ocrConfidence };
     }
+    if (d.type === 'code') return { type: 'code', block: { kind: 'code', text: codeText(d.lines) }, bbox, ocrConfidence };
     const text = joinLines(d.lines);
     if (d.type === 'heading') {
       const isTitle = !titled && d.level === 1;
@@ -274,6 +317,30 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
     }
     return { type: d.type, block: { kind: 'paragraph', text }, bbox, ocrConfidence };
   });
+}
+
+/** Gaps up to this many ems between code lines are blank lines inside one block. */
+const CODE_BLANK_LINES = 2.6;
+
+const isCode = (l: Line) => l.segments.every((s) => s.mono);
+
+/** Code lines with their indentation (from x positions, in character widths) and blank lines. */
+function codeText(lines: Line[]): string {
+  const cw = median(lines.flatMap((l) => l.segments.map((s) => s.charWidth)).filter((w) => w > 0)) || lines[0]!.size * 0.6;
+  const left = Math.min(...lines.map(lineX0));
+  const pitches = lines.slice(1).map((l, k) => l.baseline - lines[k]!.baseline).filter((p) => p > 0);
+  const pitch = pitches.length ? Math.min(...pitches) : Infinity;
+  const out: string[] = [];
+  lines.forEach((l, k) => {
+    if (k > 0 && l.baseline - lines[k - 1]!.baseline > 1.6 * pitch) out.push('');
+    let text = '';
+    for (const s of l.segments) {
+      const col = Math.round((s.x0 - left) / cw);
+      text += ' '.repeat(Math.max(text ? 1 : 0, col - text.length)) + s.text;
+    }
+    out.push(text);
+  });
+  return out.join('\n');
 }
 
 const gapBetween = (a: Line, b: Line) => b.baseline - b.size * 0.9 - (a.baseline + a.size * 0.25);
