@@ -99,16 +99,18 @@ const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,](sb|bd)$/i;
 async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise<TextRun[]> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
-  const items = content.items.filter((item): item is TextItem => 'str' in item && item.str.trim().length > 0);
+  const all = content.items.filter((item): item is TextItem => 'str' in item);
+  const items = all.filter((t) => t.str.trim().length > 0);
+  // A space drawn between two runs joins them as words; cells of a table have none between them.
+  const spaced = new Set(all.filter((t, k) => k > 0 && t.str.trim().length > 0 && (/^\s/.test(t.str) || all[k - 1]!.str.trim() === '' || /\s$/.test(all[k - 1]!.str))));
   const mono = (font: string) => content.styles[font]?.fontFamily === 'monospace';
-  // Weight matters only where it can tell a heading from body text, so monospaced fonts are skipped.
-  if (usable(items.map((t) => ({ text: t.str })))) await learnWeights(page, items.filter((t) => !mono(t.fontName)).map((t) => t.fontName), bold);
+  if (usable(items.map((t) => ({ text: t.str })))) await learnWeights(page, items.map((t) => t.fontName), bold);
   const runs: TextRun[] = [];
   for (const t of items) {
     // Into viewport space: top-left origin, page rotation applied.
     const m = Util.transform(viewport.transform, t.transform) as number[];
     const size = Math.hypot(m[2]!, m[3]!);
-    runs.push({ text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: bold.get(t.fontName) === true });
+    runs.push({ text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: bold.get(t.fontName) === true, spaced: spaced.has(t) });
   }
   return runs;
 }

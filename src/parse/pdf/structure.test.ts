@@ -49,3 +49,55 @@ describe.skipIf(!findChromium(process.env.CHROMIUM_PATH))('PDF structure', () =>
     });
   });
 });
+
+describe.skipIf(!findChromium(process.env.CHROMIUM_PATH))('PDF structure: headings and tables', () => {
+  afterAll(async () => {
+    await closeDocumentBrowser();
+    await ocr.close();
+  });
+
+  const body = (n: number) => `<p>${'The storage report lists every barn and granary along the river, with its stock and its repairs. '.repeat(n)}</p>`;
+
+  it('reads a bold line at body size standing apart as a section header, a bold phrase inside a paragraph not', async () => {
+    const html = `<style>h3{font-size:1em}</style><h1>Storage Review</h1>${body(3)}<h3>2.1 Counting the stock</h3>${body(2)}<p>${'Word '.repeat(30)}<b>a bold phrase long enough to fill most of one printed line</b> and more words after it.</p>`;
+    const { blocks, markdown } = await parse(html);
+    expect(markdown).toContain('\n### 2.1 Counting the stock\n');
+    expect(blocks.filter((b) => b.type === 'section_header' || b.type === 'title').map((b) => (b.block as { text: string }).text)).toEqual(['Storage Review', '2.1 Counting the stock']);
+  });
+
+  it('keeps a paragraph set in large type as text, not as a run of headings', async () => {
+    const { blocks } = await parse(`<h1>Review</h1>${body(2)}<p style="font-size:1.5em">${'A lead paragraph set large runs over several lines of the page before the body starts. '.repeat(4)}</p>${body(2)}`);
+    expect(blocks.filter((b) => b.type === 'section_header').length).toBe(0);
+  });
+
+  it('reads a table whose header cells wrap as one header row, rows and columns aligned', async () => {
+    const html = `<style>td,th{border:1px solid #444;padding:3px 8px;vertical-align:top} table{border-collapse:collapse}</style>${body(1)}
+<table><tr><th style="width:90px">Storage location name</th><th style="width:80px">Capacity in tonnes</th><th>Remarks</th></tr>
+<tr><td>North barn</td><td>1200</td><td>Roof repaired in March</td></tr>
+<tr><td>River granary</td><td>860</td><td>Damp in the east bay</td></tr></table>${body(1)}`;
+    const { blocks } = await parse(html);
+    const table = blocks.find((b) => b.type === 'table')!;
+    expect(table.block).toEqual({
+      kind: 'table',
+      rows: [
+        ['Storage location name', 'Capacity in tonnes', 'Remarks'],
+        ['North barn', '1200', 'Roof repaired in March'],
+        ['River granary', '860', 'Damp in the east bay'],
+      ],
+    });
+  });
+
+  it('reads cells that wrap inside a row, centred vertically, as one cell of that row', async () => {
+    const html = `<style>td{border:1px solid #444;padding:2px 6px;vertical-align:middle} table{border-collapse:collapse}</style>${body(1)}
+<table><tr><td>smallint</td><td style="width:90px">typical choice for integer values</td><td>2 bytes</td></tr>
+<tr><td>bigint</td><td>large range</td><td>8 bytes</td></tr></table>`;
+    const { blocks } = await parse(html);
+    expect(blocks.find((b) => b.type === 'table')?.block).toEqual({
+      kind: 'table',
+      rows: [
+        ['smallint', 'typical choice for integer values', '2 bytes'],
+        ['bigint', 'large range', '8 bytes'],
+      ],
+    });
+  });
+});
