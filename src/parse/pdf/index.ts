@@ -101,8 +101,10 @@ async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise
   const content = await page.getTextContent();
   const all = content.items.filter((item): item is TextItem => 'str' in item);
   const items = all.filter((t) => t.str.trim().length > 0);
-  // A space drawn between two runs joins them as words; cells of a table have none between them.
-  const spaced = new Set(all.filter((t, k) => k > 0 && t.str.trim().length > 0 && (/^\s/.test(t.str) || all[k - 1]!.str.trim() === '' || /\s$/.test(all[k - 1]!.str))));
+  // A word space drawn between two runs joins them as words. Printers also fill the gap between
+  // table cells with one wide "space": that one is no word space.
+  const wordSpace = (t: TextItem) => t.str.trim() === '' && t.width < 0.6 * Math.hypot(t.transform[2] as number, t.transform[3] as number);
+  const spaced = new Set(all.filter((t, k) => k > 0 && t.str.trim().length > 0 && (/^\s/.test(t.str) || wordSpace(all[k - 1]!) || /\S\s$/.test(all[k - 1]!.str))));
   const mono = (font: string) => content.styles[font]?.fontFamily === 'monospace';
   if (usable(items.map((t) => ({ text: t.str })))) await learnWeights(page, items.map((t) => t.fontName), bold);
   const runs: TextRun[] = [];

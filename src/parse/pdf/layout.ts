@@ -93,7 +93,9 @@ export function linesOf(runs: TextRun[]): Line[] {
   }
   return rows.map((row) => {
     row.sort((a, b) => a.x - b.x);
-    const size = median(row.map((r) => r.size));
+    // Inline code is often set smaller than the prose around it; the prose gives the line's size.
+    const prose = row.filter((r) => !r.mono);
+    const size = median((prose.length ? prose : row).map((r) => r.size));
     const segments: Segment[] = [];
     for (const run of row) {
       const seg = segments.at(-1);
@@ -278,14 +280,20 @@ function titleLike(text: string): boolean {
 }
 
 /** Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title. */
-export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+  // A copy: table detection may re-cut lines it takes.
+  const lines = [...ordered];
   const drafts: Draft[] = [];
   // The space between lines of a paragraph: lines closer than that plus a little are one cell.
-  const leading = median(lines.slice(1).flatMap((l, k) => {
+  // Paragraph lines: one segment, wide, the next starting at the same x.
+  const width = Math.max(0, ...lines.map((l) => lineX1(l) - lineX0(l)));
+  const prose = (l: Line) => l.segments.length === 1 && lineX1(l) - lineX0(l) > 0.5 * width && !isCode(l);
+  const leadings = lines.slice(1).flatMap((l, k) => {
     const p = lines[k]!;
     const g = gapBetween(p, l);
-    return Math.abs(lineX0(p) - lineX0(l)) < 1 && Math.abs(p.size - l.size) < 0.1 && g > -0.3 * l.size && g < l.size ? [g] : [];
-  }));
+    return prose(p) && prose(l) && Math.abs(lineX0(p) - lineX0(l)) < 1 && Math.abs(p.size - l.size) < 0.1 && g > -0.3 * l.size && g < l.size ? [g] : [];
+  });
+  const leading = leadings.length ? median(leadings) : undefined;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
@@ -367,7 +375,7 @@ const spans = (a: Segment, x0: number, x1: number) => Math.min(a.x1, x1) - Math.
  * except that where the vertical gaps fall into two groups (a cell wrapped inside a row is
  * closer than the next row), the close lines continue their row.
  */
-function tableAt(lines: Line[], i: number, leading: number): { end: number; rows: string[][] } | undefined {
+function tableAt(lines: Line[], i: number, leading: number | undefined): { end: number; rows: string[][] } | undefined {
   // Up to two narrow lines above the first row of cells belong to it: wrapped header cells, or
   // the top of a cell centred vertically beside shorter ones.
   let head = i;
@@ -385,19 +393,22 @@ function tableAt(lines: Line[], i: number, leading: number): { end: number; rows
   let j = head + 1;
   let multi = 1;
   let model = first;
+  // Where each column starts: the leftmost of its cells (headers are often centred).
+  let starts = first.segments.map((s) => s.x0);
   for (; j < lines.length; j++) {
-    const l = lines[j]!;
+    const l = splitAtColumns(lines[j]!, starts);
+    lines[j] = l;
     const prev = lines[j - 1]!;
     // Cells centred vertically overlap the lines beside them: only a jump back up ends the table.
     if (l.baseline <= prev.baseline || gapBetween(prev, l) > 2.5 * size) break;
     if (l.segments.length >= 2) {
       multi++;
-      if (l.segments.length > model.segments.length) model = l;
+      if (l.segments.length > model.segments.length) [model, starts] = [l, l.segments.map((s) => s.x0)];
+      else if (l.segments.length === starts.length) starts = starts.map((x, k) => Math.min(x, l.segments[k]!.x0));
       continue;
     }
     // One segment: a wrapped cell stays inside its column; a paragraph or code runs across them.
     const seg = l.segments[0]!;
-    const starts = model.segments.map((s) => s.x0);
     const k = starts.findLastIndex((x) => x <= seg.x0 + size);
     const inside = k >= 0 && (k === starts.length - 1 || seg.x1 <= starts[k + 1]! + 0.5 * size) && seg.x0 >= left - size && gapBetween(prev, l) < 1.2 * size;
     if (!inside) break;
@@ -427,7 +438,11 @@ function tableAt(lines: Line[], i: number, leading: number): { end: number; rows
   const lineGaps = region.slice(1).map((l, k) => gapBetween(region[k]!, l));
   const wraps = region.some((l) => l.segments.length < 2);
   let joins: (g: number) => boolean;
-  if (wraps) joins = (g) => g < leading + 0.25 * size;
+  if (wraps) {
+    // Without paragraphs to measure, the closest lines of the table are a cell's.
+    const lead = leading ?? Math.min(...lineGaps.filter((g) => g > 0), Infinity);
+    joins = (g) => g < lead + 0.25 * size;
+  }
   else {
     const lo = Math.min(...lineGaps);
     const hi = Math.max(...lineGaps);
@@ -444,6 +459,31 @@ function tableAt(lines: Line[], i: number, leading: number): { end: number; rows
     return row;
   });
   return { end: j, rows };
+}
+
+/**
+ * Monospaced cells side by side read as one line of code with wide spaces; inside a table, a
+ * run of spaces that ends where one of the table's columns starts is a cell boundary.
+ */
+function splitAtColumns(line: Line, starts: number[]): Line {
+  let changed = false;
+  const segments = line.segments.flatMap((seg) => {
+    if (!seg.mono || seg.charWidth <= 0) return [seg];
+    const parts: Segment[] = [];
+    let from = 0;
+    for (const m of seg.text.matchAll(/ {2,}/g)) {
+      const at = m.index + m[0].length;
+      const x = seg.x0 + at * seg.charWidth;
+      if (!starts.some((c) => Math.abs(c - x) < line.size) || x <= seg.x0 + line.size) continue;
+      parts.push({ ...seg, text: seg.text.slice(from, m.index), x0: seg.x0 + from * seg.charWidth, x1: seg.x0 + m.index * seg.charWidth });
+      from = at;
+    }
+    if (parts.length === 0) return [seg];
+    changed = true;
+    parts.push({ ...seg, text: seg.text.slice(from), x0: seg.x0 + from * seg.charWidth });
+    return parts;
+  });
+  return changed ? { ...line, segments } : line;
 }
 
 /** Appends a wrapped line to cell text, mending a word hyphenated at the line end. */
