@@ -26,6 +26,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { DEFAULT_PDF } from '../src/parse/parsers.js';
+import { nativeTesseract } from '../src/parse/ocr.js';
 import { DocumentParser, type ParseRequest } from '../src/parse/service.js';
 import { findChromium, launchChromium } from '../src/scrape/engines/browser/chromium.js';
 import { jpegPagesToPdf, jpegSize } from '../test/helpers/image-pdf.js';
@@ -395,7 +396,7 @@ function score(truth: Truth, got: Parsed, t: Tally, name: string): void {
     }
   }
   if (VERBOSE && name) {
-    console.error(`  ${name}: missed headings ${JSON.stringify(missed.slice(0, 8))} false ${JSON.stringify(falses.slice(0, 8))} cells missed ${cellsMissed} code missed ${codeMissed.length} ${JSON.stringify(codeMissed.slice(0, 3))}`);
+    console.error(`  ${name}: missed headings ${JSON.stringify(missed.slice(0, 20))} false ${JSON.stringify(falses.slice(0, 20))} cells missed ${cellsMissed} code missed ${codeMissed.length} ${JSON.stringify(codeMissed.slice(0, 3))}`);
   }
 }
 
@@ -508,7 +509,8 @@ async function main(): Promise<void> {
         return ratio(found, total);
       };
       const underscores = (outs: string[]) => (outs.join('\n').match(/\w_\w/g) ?? []).length;
-      console.log(`\nScans at ${dpi} dpi: ${set.length} documents, ${scanPages} pages (mode auto)`);
+      const engine = (await nativeTesseract()) ? 'native tesseract' : 'tesseract.js';
+      console.log(`\nScans at ${dpi} dpi: ${set.length} documents, ${scanPages} pages (mode auto, OCR by ${engine}; GLEANER_TESSERACT=off for tesseract.js)`);
       row('', 'gleaner', 'tesseract', '');
       row('word F1 vs text layer', f3(wordScores(ocrOurs.map((m) => readMarkdown(m).text).join('\n'), refs).f1), f3(wordScores(cli.join('\n'), refs).f1), '>= tesseract');
       row('code-line recall', f3(codeTally(ocrOurs, readMarkdown)), f3(codeTally(cli, readPlain)), '>= tesseract');
