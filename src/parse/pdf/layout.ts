@@ -238,6 +238,9 @@ interface Draft {
   lines: Line[];
   level?: number;
   rows?: string[][];
+  /** A heading by weight alone (bold at body size). */
+  weak?: boolean;
+  demote?: boolean;
 }
 
 const confOf = (lines: Line[]): number | null => {
@@ -294,17 +297,26 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
     return prose(p) && prose(l) && Math.abs(lineX0(p) - lineX0(l)) < 1 && Math.abs(p.size - l.size) < 0.1 && g > -0.3 * l.size && g < l.size ? [g] : [];
   });
   const leading = leadings.length ? median(leadings) : undefined;
+  // The left edge most lines start at.
+  const starts = new Map<number, number>();
+  for (const l of lines) starts.set(Math.round(lineX0(l)), (starts.get(Math.round(lineX0(l))) ?? 0) + 1);
+  const margin = [...starts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    const table = tableAt(lines, i, leading);
+    const scanned = line.segments.some((s) => s.confs.length > 0);
+    // A scan has no fonts: code is told by its punctuation instead, before its aligned gaps make it a table.
+    const prevDraft = drafts.at(-1);
+    const afterCode = prevDraft?.type === 'code' && gapBetween(prevDraft.lines.at(-1)!, line) < 1.2 * line.size;
+    const code = scanned ? codeLike(lineText(line)) || (afterCode && !proseLike(lineText(line))) : isCode(line);
+    const table = scanned && code ? undefined : tableAt(lines, i, leading);
     if (table) {
       drafts.push({ type: 'table', lines: lines.slice(i, table.end), rows: table.rows });
       i = table.end;
       continue;
     }
     // Code: lines wholly in a monospaced font, kept together across blank lines.
-    if (isCode(line)) {
+    if (code) {
       const prev = drafts.at(-1);
       const prevLine = prev?.lines.at(-1);
       const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
@@ -314,19 +326,24 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
       continue;
     }
     const text = lineText(line);
-    let level = headingLevel(line, scale);
+    // A ruling line or a box read by OCR ("[@ |= — —") is no heading.
+    let level = scanned && (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 0.6 * text.replace(/\s/g, '').length ? undefined : headingLevel(line, scale);
     const prev = drafts.at(-1);
     const prevLine = prev?.lines.at(-1);
     const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
     // A negative gap is a jump back up the page (the next column), not a continuation.
     const near = prevLine !== undefined && gap > -0.3 * line.size && gap < 0.75 * Math.max(line.size, prevLine.size) && Math.abs(prevLine.size - line.size) < 0.12 * line.size;
-    // Body-size bold is a heading only when it stands apart, not a bold line inside a paragraph.
-    if (level !== undefined && line.size < scale.body * HEADING_RATIO && near && prev?.type !== 'heading') level = undefined;
+    // Body-size bold is a heading only when it stands apart, not a bold line inside a paragraph,
+    // and starts where the text beside it starts: a centred bold line is a table's header cell.
+    if (level !== undefined && line.size < scale.body * HEADING_RATIO) {
+      const aligned = [lines[i - 1], lines[i + 1]].some((l) => l !== undefined && Math.abs(lineX0(l) - lineX0(line)) < line.size) || Math.abs(lineX0(line) - margin) < line.size;
+      if ((near && prev?.type !== 'heading') || line.segments.length > 1 || !aligned) level = undefined;
+    }
     if (CAPTION.test(text)) {
       drafts.push({ type: 'caption', lines: [line] });
     } else if (level !== undefined) {
       if (prev?.type === 'heading' && prev.level === level && near) prev.lines.push(line);
-      else drafts.push({ type: 'heading', lines: [line], level });
+      else drafts.push({ type: 'heading', lines: [line], level, weak: line.size < scale.body * HEADING_RATIO });
     } else if (BULLET.test(text)) {
       drafts.push({ type: 'list_item', lines: [line] });
     } else if (near && prev && (prev.type === 'text' || prev.type === 'caption' || (prev.type === 'list_item' && lineX0(line) > lineX0(prev.lines[0]!) + 0.5 * line.size))) {
@@ -336,6 +353,14 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
     }
     i++;
   }
+
+  // Bold lines stacked with nothing between them are a block of labels (a table's header cell
+  // of several lines, a form), not a run of empty sections.
+  drafts.forEach((d, k) => {
+    const stacked = (o: Draft | undefined) => o?.type === 'heading' && o.weak === true;
+    if (stacked(d) && (stacked(drafts[k - 1]) || stacked(drafts[k + 1]))) d.demote = true;
+  });
+  for (const d of drafts) if (d.demote) d.type = 'text';
 
   let titled = !first;
   return drafts.map((d) => {
@@ -497,6 +522,22 @@ function joinLines2(text: string, next: string): string {
 const CODE_BLANK_LINES = 2.6;
 
 const isCode = (l: Line) => l.segments.every((s) => s.mono);
+
+/**
+ * Whether an OCR'd line reads as code: dense in the punctuation programs use, ending a statement
+ * or opening a block, a shell prompt, or a run of upper-case keywords (SQL).
+ */
+export function codeLike(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2) return false;
+  const marks = (t.match(/[(){}[\];=<>|_$*\\/:+]/g) ?? []).length;
+  if (marks / t.length >= 0.08 && marks >= 2) return true;
+  if (/[;{}]$/.test(t) || /^[$#>] \S/.test(t)) return true;
+  return /^[A-Z][A-Z_]+\b/.test(t) && !proseLike(t);
+}
+
+/** A run of plain lower-case words, as sentences have and code rarely does. */
+const proseLike = (t: string) => /[a-z]{2,} [a-z]{2,} [a-z]{3,}/.test(t);
 
 /** Code lines with their indentation (from x positions, in character widths) and blank lines. */
 function codeText(lines: Line[]): string {

@@ -65,6 +65,13 @@ describe.skipIf(!findChromium(process.env.CHROMIUM_PATH))('PDF structure: headin
     expect(blocks.filter((b) => b.type === 'section_header' || b.type === 'title').map((b) => (b.block as { text: string }).text)).toEqual(['Storage Review', '2.1 Counting the stock']);
   });
 
+  it('does not read bold labels stacked in a header cell, or a centred bold header, as headings', async () => {
+    const html = `<h1>Functions</h1>${body(2)}<table style="width:100%"><tr><th>Operator<br><br>Description<br><br>Example</th></tr><tr><td>numeric + numeric</td></tr><tr><td>Addition of two numbers</td></tr></table>
+<table style="width:100%"><tr><th style="text-align:center">Command</th></tr><tr><td>SELECT reads rows from the table that the policy covers</td></tr></table>${body(1)}`;
+    const { blocks } = await parse(html);
+    expect(blocks.filter((b) => b.type === 'section_header').map((b) => (b.block as { text: string }).text)).toEqual([]);
+  });
+
   it('keeps a paragraph set in large type as text, not as a run of headings', async () => {
     const { blocks } = await parse(`<h1>Review</h1>${body(2)}<p style="font-size:1.5em">${'A lead paragraph set large runs over several lines of the page before the body starts. '.repeat(4)}</p>${body(2)}`);
     expect(blocks.filter((b) => b.type === 'section_header').length).toBe(0);
