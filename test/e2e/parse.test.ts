@@ -8,7 +8,7 @@ import Firecrawl, { type Document, type ScrapeOptions } from '@mendable/firecraw
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveDocumentAt } from '../fixture-site/documents.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
-import { closeDocumentBrowser, makeDocumentSet, PPTX_SLIDES, SCAN, type DocumentSet } from '../helpers/documents.js';
+import { closeDocumentBrowser, htmlToPdf, makeDocumentSet, PPTX_SLIDES, SCAN, type DocumentSet } from '../helpers/documents.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
 import { sdkError } from '../helpers/sdk-error.js';
 
@@ -112,6 +112,17 @@ describe.each(modes)('parse ($name)', ({ embedded }) => {
       expect(doc.markdown).toContain('\n\n---\n\n<!-- page 3 -->\n\n## Appendix');
       expect(doc.markdown).not.toContain('<!-- page 1 -->');
       expect(doc.markdown).toMatch(/^# Harvest Report/);
+    });
+
+    it('keeps code as a fenced block typed code, with its bounding box', async () => {
+      const code = ['CREATE INDEX test_index ON films (title_id);', 'SELECT count(*) FROM films;'];
+      const pdf = await htmlToPdf(`<h2>Indexes</h2><p>An index speeds up lookups by title.</p><pre>${code.join('\n')}</pre>`);
+      await closeDocumentBrowser();
+      const doc = await upload(pdf, 'code.pdf', { parsers: [{ type: 'pdf', blocks: true }] });
+      expect(doc.markdown).toContain('```\n' + code.join('\n') + '\n```');
+      const items = doc.blocks![0]!.items;
+      expect(items.map((i) => i.type)).toEqual(['title', 'text', 'code']);
+      expect(items[2]!.bbox).toHaveLength(4);
     });
 
     it('describes the layout as typed blocks whose spans point into the markdown', async () => {

@@ -74,23 +74,50 @@ async function open(bytes: Buffer): Promise<PDFDocumentProxy> {
   }
 }
 
-async function textRuns(page: PDFPageProxy): Promise<TextRun[]> {
+/**
+ * Whether each font is bold, by its PostScript name (the text layer gives only a generic family).
+ * pdf.js hands a page's fonts over only with its operator list, so that is built, once per page
+ * whose fonts are new to the document; later pages mostly reuse the same fonts.
+ */
+async function learnWeights(page: PDFPageProxy, fontNames: Iterable<string>, bold: Map<string, boolean>): Promise<void> {
+  const unknown = [...new Set(fontNames)].filter((n) => !bold.has(n));
+  if (unknown.length === 0) return;
+  try {
+    await page.getOperatorList();
+  } catch {
+    // A page that cannot be drawn still has its text; its weights stay unknown (regular).
+  }
+  for (const name of unknown) {
+    const font = page.commonObjs.has(name) ? (page.commonObjs.get(name) as { name?: unknown; bold?: unknown; black?: unknown }) : undefined;
+    const psName = typeof font?.name === 'string' ? font.name : '';
+    bold.set(name, font?.bold === true || font?.black === true || BOLD_NAME.test(psName));
+  }
+}
+
+const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,](sb|bd)$/i;
+
+async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise<TextRun[]> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
+  const all = content.items.filter((item): item is TextItem => 'str' in item);
+  const items = all.filter((t) => t.str.trim().length > 0);
+  // A word space drawn between two runs joins them as words. Printers also fill the gap between
+  // table cells with one wide "space": that one is no word space.
+  const wordSpace = (t: TextItem) => t.str.trim() === '' && t.width < 0.6 * Math.hypot(t.transform[2] as number, t.transform[3] as number);
+  const spaced = new Set(all.filter((t, k) => k > 0 && t.str.trim().length > 0 && (/^\s/.test(t.str) || wordSpace(all[k - 1]!) || /\S\s$/.test(all[k - 1]!.str))));
+  const mono = (font: string) => content.styles[font]?.fontFamily === 'monospace';
+  if (usable(items.map((t) => ({ text: t.str })))) await learnWeights(page, items.map((t) => t.fontName), bold);
   const runs: TextRun[] = [];
-  for (const item of content.items) {
-    if (!('str' in item)) continue;
-    const t = item as TextItem;
-    if (!t.str.trim()) continue;
+  for (const t of items) {
     // Into viewport space: top-left origin, page rotation applied.
     const m = Util.transform(viewport.transform, t.transform) as number[];
     const size = Math.hypot(m[2]!, m[3]!);
-    runs.push({ text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height });
+    runs.push({ text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: bold.get(t.fontName) === true, spaced: spaced.has(t) });
   }
   return runs;
 }
 
-const usable = (runs: TextRun[]) => {
+const usable = (runs: { text: string }[]) => {
   const text = runs.map((r) => r.text).join('');
   // Text layers of broken fonts decode to private-use or replacement characters.
   const visible = text.replace(/[\s\uFFFD\uE000-\uF8FF]/g, '');
@@ -127,6 +154,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
     const numPages = doc.numPages;
     const last = Math.min(numPages, settings.maxPages ?? numPages);
     const raw: PageRaw[] = [];
+    const bold = new Map<string, boolean>();
     for (let n = 1; n <= last; n++) {
       if (Date.now() > deadline) {
         throw new ApiError('SCRAPE_TIMEOUT', { message: `Timed out after ${n - 1} of ${last} PDF pages; raise timeout or lower maxPages` });
@@ -135,7 +163,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
       try {
         page = await doc.getPage(n);
         const { width, height } = page.getViewport({ scale: 1 });
-        let runs = settings.mode === 'ocr' ? [] : await textRuns(page);
+        let runs = settings.mode === 'ocr' ? [] : await textRuns(page, bold);
         let source: PageSource = 'text';
         if (settings.mode === 'ocr' || (settings.mode === 'auto' && !usable(runs))) {
           runs = await ocrRuns(doc, page, ocr, deadline);

@@ -42,4 +42,34 @@ describe('page layout', () => {
     expect(md.indexOf('left column line three')).toBeLessThan(md.indexOf('Right column line one'));
     expect(md.indexOf('c more left text')).toBeLessThan(md.indexOf('Right column line one'));
   });
+
+  describe('scanned pages (OCR words, no fonts)', () => {
+    /** OCR words of one line: each word a run with a confidence, gaps of a space. */
+    const words = (line: string, x: number, baseline: number, size = 10): TextRun[] => {
+      const out: TextRun[] = [];
+      for (const m of line.matchAll(/\S+/g)) out.push({ text: m[0], x: x + m.index * size * 0.6, w: m[0].length * size * 0.6, baseline, size, conf: 0.9 });
+      return out;
+    };
+    const page = (ls: [string, number][]) => ls.flatMap(([t, x], k) => words(t, x, 40 + k * 14));
+
+    it('fences lines that read as code, and the lines between them that are not prose', () => {
+      const md = markdownOf(
+        page([
+          ['The query below joins the two tables on the name of the city.', 50],
+          ['SELECT city, temp_lo, temp_hi, prcp', 50],
+          ['    FROM weather JOIN cities ON city = name;', 50],
+          ['OUT alias text,', 50],
+          ['Each row of the result holds the weather of one city on one day.', 50],
+        ]),
+      );
+      expect(md).toContain('```\nSELECT city, temp_lo, temp_hi, prcp\n');
+      expect(md).toContain('FROM weather JOIN cities ON city = name;\nOUT alias text,\n```');
+      expect(md).toMatch(/```\n\nEach row of the result/);
+    });
+
+    it('does not read a ruling line or a box as a heading', () => {
+      const runs = [...words('Check new row', 50, 40), ...words('[@ |= — — — —', 50, 70, 30), ...words('A policy grants the permission to select rows that match.', 50, 110)];
+      expect(markdownOf(runs)).not.toMatch(/^#/m);
+    });
+  });
 });

@@ -9,6 +9,16 @@ import type { Block } from '../blocks.js';
 
 /** A line this much larger than body text is a heading. */
 const HEADING_RATIO = 1.2;
+/** Monospaced runs this many ems apart on one line are still one line of code (aligned output). */
+const MONO_JOIN_EM = 8;
+/**
+ * Gaps (in ems) that split a line into cells: a word space is about a third of an em; padding
+ * between table cells is wider than that, yet without a drawn space. OCR words carry no spaces.
+ */
+const SPACED_GAP_EM = 0.8;
+const UNSPACED_GAP_EM = 0.45;
+const OCR_GAP_EM = 1.0;
+const cellGap = (r: TextRun) => (r.conf !== undefined ? OCR_GAP_EM : r.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM);
 const BULLET_CHAR = /^[•·▪◦●○■□‣⁃∙–—*+«»-]$/;
 
 export interface TextRun {
@@ -22,6 +32,12 @@ export interface TextRun {
   size: number;
   /** OCR word confidence 0..1; absent for a text layer. */
   conf?: number;
+  /** Set in a monospaced font (known for a text layer only). */
+  mono?: boolean;
+  /** Set in a bold font (known for a text layer only). */
+  bold?: boolean;
+  /** A space comes before it in the text layer: it continues the words on its left. */
+  spaced?: boolean;
 }
 
 interface Segment {
@@ -29,6 +45,12 @@ interface Segment {
   x0: number;
   x1: number;
   confs: number[];
+  mono: boolean;
+  bold: boolean;
+  /** Advance of one character, for monospaced segments: spaces are restored from it. */
+  charWidth: number;
+  /** Its first run follows a space (see TextRun). */
+  spaced: boolean;
 }
 
 export interface Line {
@@ -37,7 +59,7 @@ export interface Line {
   size: number;
 }
 
-export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption';
+export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption' | 'code';
 
 export interface LaidOutBlock {
   type: BlockType;
@@ -71,26 +93,51 @@ export function linesOf(runs: TextRun[]): Line[] {
   }
   return rows.map((row) => {
     row.sort((a, b) => a.x - b.x);
-    const size = median(row.map((r) => r.size));
+    // Inline code is often set smaller than the prose around it; the prose gives the line's size.
+    const prose = row.filter((r) => !r.mono);
+    const size = median((prose.length ? prose : row).map((r) => r.size));
     const segments: Segment[] = [];
     for (const run of row) {
       const seg = segments.at(-1);
       const gap = seg ? run.x - seg.x1 : Infinity;
-      if (seg && gap < 1.0 * size) {
-        const needsSpace = gap > 0.15 * size && !seg.text.endsWith(' ') && !run.text.startsWith(' ');
-        seg.text += (needsSpace ? ' ' : '') + run.text;
+      const mono = run.mono === true;
+      // Code keeps its alignment spaces, however wide: monospaced runs stay one segment.
+      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < cellGap(run) * size);
+      if (seg && joins) {
+        if (mono && seg.charWidth > 0) seg.text += ' '.repeat(Math.max(gap > 0.15 * size ? 1 : 0, Math.round(gap / seg.charWidth))) + run.text;
+        else {
+          const needsSpace = gap > 0.15 * size && !seg.text.endsWith(' ') && !run.text.startsWith(' ');
+          seg.text += (needsSpace ? ' ' : '') + run.text;
+        }
         seg.x1 = Math.max(seg.x1, run.x + run.w);
+        seg.bold &&= run.bold === true;
         if (run.conf !== undefined) seg.confs.push(run.conf);
       } else {
-        segments.push({ text: run.text, x0: run.x, x1: run.x + run.w, confs: run.conf === undefined ? [] : [run.conf] });
+        segments.push({
+          text: run.text,
+          x0: run.x,
+          x1: run.x + run.w,
+          confs: run.conf === undefined ? [] : [run.conf],
+          mono,
+          bold: run.bold === true,
+          charWidth: mono && run.text.length ? run.w / run.text.length : 0,
+          spaced: run.spaced === true || run.conf !== undefined,
+        });
       }
     }
-    for (const s of segments) s.text = s.text.replace(/\s+/g, ' ').trim();
+    // A narrow gap between two fonts (inline code in prose) is a space, not a cell.
+    for (let k = segments.length - 2; k >= 0; k--) {
+      const [a, b] = [segments[k]!, segments[k + 1]!];
+      if (!(a.mono && b.mono) && b.x0 - a.x1 < (b.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM) * size) {
+        segments.splice(k, 2, { ...a, text: `${a.text}${b.x0 - a.x1 > 0.15 * size ? ' ' : ''}${b.text}`, x1: b.x1, confs: [...a.confs, ...b.confs], mono: false, bold: a.bold && b.bold });
+      }
+    }
+    for (const s of segments) s.text = s.mono ? s.text.trimEnd() : s.text.replace(/\s+/g, ' ').trim();
     // A list marker set apart from its text (hanging indent) belongs to the text, not a table cell.
     for (let k = segments.length - 2; k >= 0; k--) {
       const [a, b] = [segments[k]!, segments[k + 1]!];
       if (BULLET_CHAR.test(a.text) && b.x0 - a.x1 < 4 * size) {
-        segments.splice(k, 2, { text: `${a.text} ${b.text}`, x0: a.x0, x1: b.x1, confs: [...a.confs, ...b.confs] });
+        segments.splice(k, 2, { ...b, text: `${a.text} ${b.text}`, x0: a.x0, confs: [...a.confs, ...b.confs] });
       }
     }
     return { segments: segments.filter((s) => s.text.length > 0), baseline: median(row.map((r) => r.baseline)), size };
@@ -100,7 +147,9 @@ export function linesOf(runs: TextRun[]): Line[] {
 export function typeScale(lines: Line[]): TypeScale {
   // The character-weighted median size is the body text; OCR sizes are noisy, so a mode would
   // land on whichever narrow bin happened to collect most.
-  const weighted = lines.map((l) => ({ size: l.size, w: lineText(l).length })).sort((a, b) => a.size - b.size);
+  // Code is often set smaller than prose; it says nothing about the body size.
+  const prose = lines.filter((l) => !isCode(l));
+  const weighted = (prose.length ? prose : lines).map((l) => ({ size: l.size, w: lineText(l).length })).sort((a, b) => a.size - b.size);
   const total = weighted.reduce((a, x) => a + x.w, 0);
   let acc = 0;
   let body = 0;
@@ -182,12 +231,16 @@ export function readingOrder(lines: Line[], scale: TypeScale): Line[] {
 
 const BULLET = /^([•·▪◦●○■□‣⁃∙–—*+«»-]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/;
 const ORDERED = /^\(?(\d{1,3}|[a-z])[.)]\s+/;
-const CAPTION = /^(figure|fig\.|table|chart|exhibit)\s+\d+[.:]?\s/i;
+const CAPTION = /^(figure|fig\.|table|chart|exhibit|example|listing)\s+\d+(\.\d+)*[.:]?\s/i;
 
 interface Draft {
   type: BlockType | 'heading';
   lines: Line[];
   level?: number;
+  rows?: string[][];
+  /** A heading by weight alone (bold at body size). */
+  weak?: boolean;
+  demote?: boolean;
 }
 
 const confOf = (lines: Line[]): number | null => {
@@ -206,42 +259,93 @@ function joinLines(lines: Line[]): string {
   return text;
 }
 
-function headingLevel(size: number, scale: TypeScale): number | undefined {
-  if (size < scale.body * HEADING_RATIO) return undefined;
-  const i = scale.headings.findIndex((h) => size >= h * 0.9);
-  return Math.min((i < 0 ? scale.headings.length - 1 : i) + 1, 4);
+/**
+ * The heading level a line's type gives it, if any: larger sizes by their rank in the document's
+ * scale; below them, a wholly bold line at about body size (a run-in section title set bold).
+ */
+function headingLevel(line: Line, scale: TypeScale): number | undefined {
+  const { size } = line;
+  if (size >= scale.body * HEADING_RATIO) {
+    const i = scale.headings.findIndex((h) => size >= h * 0.9);
+    return Math.min((i < 0 ? scale.headings.length - 1 : i) + 1, 6);
+  }
+  if (size >= scale.body * 0.95 && line.segments.every((s) => s.bold && !s.mono)) {
+    return Math.min(scale.headings.length + (size >= scale.body * 1.08 ? 1 : 2), 6);
+  }
+  return undefined;
+}
+
+/** Heading text reads as a title: not a sentence or a paragraph set large. */
+function titleLike(text: string): boolean {
+  const words = text.split(/\s+/).length;
+  if (text.length > 140 || words > 20) return false;
+  return !(words > 8 && /[.,;]$/.test(text));
 }
 
 /** Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title. */
-export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+  // A copy: table detection may re-cut lines it takes.
+  const lines = [...ordered];
   const drafts: Draft[] = [];
+  // The space between lines of a paragraph: lines closer than that plus a little are one cell.
+  // Paragraph lines: one segment, wide, the next starting at the same x.
+  const width = Math.max(0, ...lines.map((l) => lineX1(l) - lineX0(l)));
+  const prose = (l: Line) => l.segments.length === 1 && lineX1(l) - lineX0(l) > 0.5 * width && !isCode(l);
+  const leadings = lines.slice(1).flatMap((l, k) => {
+    const p = lines[k]!;
+    const g = gapBetween(p, l);
+    return prose(p) && prose(l) && Math.abs(lineX0(p) - lineX0(l)) < 1 && Math.abs(p.size - l.size) < 0.1 && g > -0.3 * l.size && g < l.size ? [g] : [];
+  });
+  const leading = leadings.length ? median(leadings) : undefined;
+  // The left edge most lines start at.
+  const starts = new Map<number, number>();
+  for (const l of lines) starts.set(Math.round(lineX0(l)), (starts.get(Math.round(lineX0(l))) ?? 0) + 1);
+  const margin = [...starts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
-    // A table: two or more consecutive lines cut into the same number (>= 2) of segments.
-    if (line.segments.length >= 2) {
-      let j = i + 1;
-      while (j < lines.length && lines[j]!.segments.length === line.segments.length && gapBetween(lines[j - 1]!, lines[j]!) < 2.5 * line.size) j++;
-      if (j - i >= 2) {
-        drafts.push({ type: 'table', lines: lines.slice(i, j) });
-        i = j;
-        continue;
-      }
+    const scanned = line.segments.some((s) => s.confs.length > 0);
+    // A scan has no fonts: code is told by its punctuation instead, before its aligned gaps make it a table.
+    const prevDraft = drafts.at(-1);
+    const afterCode = prevDraft?.type === 'code' && gapBetween(prevDraft.lines.at(-1)!, line) < 1.2 * line.size;
+    const code = scanned ? codeLike(lineText(line)) || (afterCode && !proseLike(lineText(line))) : isCode(line);
+    const table = scanned && code ? undefined : tableAt(lines, i, leading);
+    if (table) {
+      drafts.push({ type: 'table', lines: lines.slice(i, table.end), rows: table.rows });
+      i = table.end;
+      continue;
+    }
+    // Code: lines wholly in a monospaced font, kept together across blank lines.
+    if (code) {
+      const prev = drafts.at(-1);
+      const prevLine = prev?.lines.at(-1);
+      const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
+      if (prev?.type === 'code' && gap > -0.3 * line.size && gap < CODE_BLANK_LINES * line.size) prev.lines.push(line);
+      else drafts.push({ type: 'code', lines: [line] });
+      i++;
+      continue;
     }
     const text = lineText(line);
-    const level = headingLevel(line.size, scale);
+    // A ruling line or a box read by OCR ("[@ |= — —") is no heading.
+    let level = scanned && (text.match(/[\p{L}\p{N}]/gu) ?? []).length < 0.6 * text.replace(/\s/g, '').length ? undefined : headingLevel(line, scale);
     const prev = drafts.at(-1);
     const prevLine = prev?.lines.at(-1);
     const gap = prevLine === undefined ? Infinity : gapBetween(prevLine, line);
     // A negative gap is a jump back up the page (the next column), not a continuation.
     const near = prevLine !== undefined && gap > -0.3 * line.size && gap < 0.75 * Math.max(line.size, prevLine.size) && Math.abs(prevLine.size - line.size) < 0.12 * line.size;
-    if (level !== undefined) {
-      if (prev?.type === 'heading' && prev.level === level && near && prev.lines.length < 3) prev.lines.push(line);
-      else drafts.push({ type: 'heading', lines: [line], level });
+    // Body-size bold is a heading only when it stands apart, not a bold line inside a paragraph,
+    // and starts where the text beside it starts: a centred bold line is a table's header cell.
+    if (level !== undefined && line.size < scale.body * HEADING_RATIO) {
+      const aligned = [lines[i - 1], lines[i + 1]].some((l) => l !== undefined && Math.abs(lineX0(l) - lineX0(line)) < line.size) || Math.abs(lineX0(line) - margin) < line.size;
+      if ((near && prev?.type !== 'heading') || line.segments.length > 1 || !aligned) level = undefined;
+    }
+    if (CAPTION.test(text)) {
+      drafts.push({ type: 'caption', lines: [line] });
+    } else if (level !== undefined) {
+      if (prev?.type === 'heading' && prev.level === level && near) prev.lines.push(line);
+      else drafts.push({ type: 'heading', lines: [line], level, weak: line.size < scale.body * HEADING_RATIO });
     } else if (BULLET.test(text)) {
       drafts.push({ type: 'list_item', lines: [line] });
-    } else if (CAPTION.test(text)) {
-      drafts.push({ type: 'caption', lines: [line] });
     } else if (near && prev && (prev.type === 'text' || prev.type === 'caption' || (prev.type === 'list_item' && lineX0(line) > lineX0(prev.lines[0]!) + 0.5 * line.size))) {
       prev.lines.push(line);
     } else {
@@ -249,6 +353,14 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
     }
     i++;
   }
+
+  // Bold lines stacked with nothing between them are a block of labels (a table's header cell
+  // of several lines, a form), not a run of empty sections.
+  drafts.forEach((d, k) => {
+    const stacked = (o: Draft | undefined) => o?.type === 'heading' && o.weak === true;
+    if (stacked(d) && (stacked(drafts[k - 1]) || stacked(drafts[k + 1]))) d.demote = true;
+  });
+  for (const d of drafts) if (d.demote) d.type = 'text';
 
   let titled = !first;
   return drafts.map((d) => {
@@ -260,9 +372,12 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
     ];
     const ocrConfidence = confOf(d.lines);
     if (d.type === 'table') {
-      return { type: 'table', block: { kind: 'table', rows: d.lines.map((l) => l.segments.map((s) => s.text)) }, bbox, ocrConfidence };
+      return { type: 'table', block: { kind: 'table', rows: d.rows! }, bbox, ocrConfidence };
     }
+    if (d.type === 'code') return { type: 'code', block: { kind: 'code', text: codeText(d.lines) }, bbox, ocrConfidence };
     const text = joinLines(d.lines);
+    // More than three lines of heading type is prose set large (a lead paragraph, a quirk of a table).
+    if (d.type === 'heading' && (d.lines.length > 3 || !titleLike(text))) return { type: 'text', block: { kind: 'paragraph', text }, bbox, ocrConfidence };
     if (d.type === 'heading') {
       const isTitle = !titled && d.level === 1;
       titled ||= d.level === 1;
@@ -274,6 +389,173 @@ export function blocksOf(lines: Line[], scale: TypeScale, first: boolean): LaidO
     }
     return { type: d.type, block: { kind: 'paragraph', text }, bbox, ocrConfidence };
   });
+}
+
+const spans = (a: Segment, x0: number, x1: number) => Math.min(a.x1, x1) - Math.max(a.x0, x0);
+
+/**
+ * A table starting at line `i`: lines cut into two or more segments (cells), with the narrow
+ * lines between them that continue a cell. Columns come from the lines with the most cells;
+ * every segment goes to the column it overlaps most (centred headers included). Lines are rows,
+ * except that where the vertical gaps fall into two groups (a cell wrapped inside a row is
+ * closer than the next row), the close lines continue their row.
+ */
+function tableAt(lines: Line[], i: number, leading: number | undefined): { end: number; rows: string[][] } | undefined {
+  // Up to two narrow lines above the first row of cells belong to it: wrapped header cells, or
+  // the top of a cell centred vertically beside shorter ones.
+  let head = i;
+  while (head < i + 2 && head < lines.length - 1 && lines[head]!.segments.length === 1 && !isCode(lines[head]!)) head++;
+  const row = lines[head];
+  if (!row || row.segments.length < 2) return undefined;
+  for (let k = i; k < head; k++) {
+    const seg = lines[k]!.segments[0]!;
+    if (gapBetween(lines[k]!, lines[k + 1]!) > 1.2 * row.size || seg.x1 - seg.x0 > 0.4 * (lineX1(row) - lineX0(row)) || seg.x0 < lineX0(row) - row.size) return undefined;
+  }
+  const first = lines[head]!;
+  if (first.segments.length < 2 || isCode(first)) return undefined;
+  const size = first.size;
+  const left = Math.min(lineX0(first), ...lines.slice(i, head).map(lineX0));
+  let j = head + 1;
+  let multi = 1;
+  let model = first;
+  // Where each column starts: the leftmost of its cells (headers are often centred).
+  let starts = first.segments.map((s) => s.x0);
+  for (; j < lines.length; j++) {
+    const l = splitAtColumns(lines[j]!, starts);
+    lines[j] = l;
+    const prev = lines[j - 1]!;
+    // Cells centred vertically overlap the lines beside them: only a jump back up ends the table.
+    if (l.baseline <= prev.baseline || gapBetween(prev, l) > 2.5 * size) break;
+    if (l.segments.length >= 2) {
+      multi++;
+      if (l.segments.length > model.segments.length) [model, starts] = [l, l.segments.map((s) => s.x0)];
+      else if (l.segments.length === starts.length) starts = starts.map((x, k) => Math.min(x, l.segments[k]!.x0));
+      continue;
+    }
+    // One segment: a wrapped cell stays inside its column; a paragraph or code runs across them.
+    const seg = l.segments[0]!;
+    const k = starts.findLastIndex((x) => x <= seg.x0 + size);
+    const inside = k >= 0 && (k === starts.length - 1 || seg.x1 <= starts[k + 1]! + 0.5 * size) && seg.x0 >= left - size && gapBetween(prev, l) < 1.2 * size;
+    if (!inside) break;
+  }
+  if (multi < 2 || j - i < 2) return undefined;
+  const region = lines.slice(i, j);
+
+  const widest = Math.max(...region.map((l) => l.segments.length));
+  const widestLines = region.filter((l) => l.segments.length === widest);
+  const columns = Array.from({ length: widest }, (_, k) => ({
+    x0: Math.min(...widestLines.map((l) => l.segments[k]!.x0)),
+    x1: Math.max(...widestLines.map((l) => l.segments[k]!.x1)),
+  }));
+  const columnOf = (s: Segment) => {
+    let best = 0;
+    let bestScore = -Infinity;
+    columns.forEach((c, k) => {
+      const score = spans(s, c.x0, c.x1);
+      if (score > bestScore) [best, bestScore] = [k, score];
+    });
+    return best;
+  };
+
+  // Rows: a line closer to the one above than rows are apart continues its row (a wrapped cell;
+  // cells centred vertically wrap above and below the row's middle). When no line holds a single
+  // cell, nothing wraps unless the gaps fall into two groups; otherwise each line is a row.
+  const lineGaps = region.slice(1).map((l, k) => gapBetween(region[k]!, l));
+  const wraps = region.some((l) => l.segments.length < 2);
+  let joins: (g: number) => boolean;
+  if (wraps) {
+    // Without paragraphs to measure, the closest lines of the table are a cell's.
+    const lead = leading ?? Math.min(...lineGaps.filter((g) => g > 0), Infinity);
+    joins = (g) => g < lead + 0.25 * size;
+  }
+  else {
+    const lo = Math.min(...lineGaps);
+    const hi = Math.max(...lineGaps);
+    joins = (g) => hi - lo > 0.25 * size && g < (lo + hi) / 2;
+  }
+  const members: number[][] = [];
+  region.forEach((_, k) => {
+    if (k === 0 || !joins(lineGaps[k - 1]!)) members.push([]);
+    members.at(-1)!.push(k);
+  });
+  const rows = members.map((ks) => {
+    const row = Array.from({ length: widest }, () => '');
+    for (const k of ks.sort((a, b) => a - b)) for (const seg of region[k]!.segments) row[columnOf(seg)] = joinLines2(row[columnOf(seg)]!, seg.text);
+    return row;
+  });
+  return { end: j, rows };
+}
+
+/**
+ * Monospaced cells side by side read as one line of code with wide spaces; inside a table, a
+ * run of spaces that ends where one of the table's columns starts is a cell boundary.
+ */
+function splitAtColumns(line: Line, starts: number[]): Line {
+  let changed = false;
+  const segments = line.segments.flatMap((seg) => {
+    if (!seg.mono || seg.charWidth <= 0) return [seg];
+    const parts: Segment[] = [];
+    let from = 0;
+    for (const m of seg.text.matchAll(/ {2,}/g)) {
+      const at = m.index + m[0].length;
+      const x = seg.x0 + at * seg.charWidth;
+      if (!starts.some((c) => Math.abs(c - x) < line.size) || x <= seg.x0 + line.size) continue;
+      parts.push({ ...seg, text: seg.text.slice(from, m.index), x0: seg.x0 + from * seg.charWidth, x1: seg.x0 + m.index * seg.charWidth });
+      from = at;
+    }
+    if (parts.length === 0) return [seg];
+    changed = true;
+    parts.push({ ...seg, text: seg.text.slice(from), x0: seg.x0 + from * seg.charWidth });
+    return parts;
+  });
+  return changed ? { ...line, segments } : line;
+}
+
+/** Appends a wrapped line to cell text, mending a word hyphenated at the line end. */
+function joinLines2(text: string, next: string): string {
+  if (!text) return next;
+  if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
+  return `${text} ${next}`;
+}
+
+/** Gaps up to this many ems between code lines are blank lines inside one block. */
+const CODE_BLANK_LINES = 2.6;
+
+const isCode = (l: Line) => l.segments.every((s) => s.mono);
+
+/**
+ * Whether an OCR'd line reads as code: dense in the punctuation programs use, ending a statement
+ * or opening a block, a shell prompt, or a run of upper-case keywords (SQL).
+ */
+export function codeLike(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2) return false;
+  const marks = (t.match(/[(){}[\];=<>|_$*\\/:+]/g) ?? []).length;
+  if (marks / t.length >= 0.08 && marks >= 2) return true;
+  if (/[;{}]$/.test(t) || /^[$#>] \S/.test(t)) return true;
+  return /^[A-Z][A-Z_]+\b/.test(t) && !proseLike(t);
+}
+
+/** A run of plain lower-case words, as sentences have and code rarely does. */
+const proseLike = (t: string) => /[a-z]{2,} [a-z]{2,} [a-z]{3,}/.test(t);
+
+/** Code lines with their indentation (from x positions, in character widths) and blank lines. */
+function codeText(lines: Line[]): string {
+  const cw = median(lines.flatMap((l) => l.segments.map((s) => s.charWidth)).filter((w) => w > 0)) || lines[0]!.size * 0.6;
+  const left = Math.min(...lines.map(lineX0));
+  const pitches = lines.slice(1).map((l, k) => l.baseline - lines[k]!.baseline).filter((p) => p > 0);
+  const pitch = pitches.length ? Math.min(...pitches) : Infinity;
+  const out: string[] = [];
+  lines.forEach((l, k) => {
+    if (k > 0 && l.baseline - lines[k - 1]!.baseline > 1.6 * pitch) out.push('');
+    let text = '';
+    for (const s of l.segments) {
+      const col = Math.round((s.x0 - left) / cw);
+      text += ' '.repeat(Math.max(text ? 1 : 0, col - text.length)) + s.text;
+    }
+    out.push(text);
+  });
+  return out.join('\n');
 }
 
 const gapBetween = (a: Line, b: Line) => b.baseline - b.size * 0.9 - (a.baseline + a.size * 0.25);
