@@ -32,6 +32,8 @@ import { SnapshotChangeTracker } from './monitor/change-tracking.js';
 import { MonitorRepository } from './monitor/store.js';
 import { BrowserSessions } from './browser/sessions.js';
 import { ProfileStore } from './browser/profiles.js';
+import { ModelProvider } from './llm/provider.js';
+import { MemoryTokenLedger, type TokenLedger } from './llm/usage.js';
 
 export interface Runtime {
   config: Config;
@@ -57,6 +59,9 @@ export interface Runtime {
   /** Interactive browser sessions and the profiles they (and scrapes) use. */
   browserSessions: BrowserSessions;
   profiles: ProfileStore;
+  /** The language model, when one is configured; token counts either way. */
+  model: ModelProvider | undefined;
+  tokens: TokenLedger;
   /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
   close(drainMs?: number): Promise<void>;
 }
@@ -90,7 +95,21 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const parser = new DocumentParser();
   const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles });
+  const tokens = new MemoryTokenLedger();
+  const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
+  const scraper = new Scraper({
+    http,
+    browser,
+    guard,
+    documents,
+    blobs,
+    proxies: config.proxies,
+    transformer,
+    parser,
+    changeTracker,
+    profiles,
+    ...(model ? { model } : {}),
+  });
   const browserSessions = new BrowserSessions({
     engine: browser,
     guard,
@@ -141,6 +160,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     monitors,
     browserSessions,
     profiles,
+    model,
+    tokens,
     async close(drainMs = 0) {
       if (closed) return;
       closed = true;

@@ -383,13 +383,14 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       expect(other.changeTracking).toMatchObject({ changeStatus: 'new' });
     });
 
-    it('needs markdown beside it, and its json mode is refused until extraction lands', async () => {
+    it('needs markdown beside it, and its json mode needs a model', async () => {
       const url = `${site.url}/watch-plain/none`;
       const noMarkdown = await sdkError(fc.scrape(url, { formats: [{ type: 'changeTracking' }] }));
       expect(noMarkdown.status).toBe(400);
       const json = await sdkError(fc.scrape(url, { formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] }));
       expect(json.status).toBe(400);
-      expect(json.message).toMatch(/json.*not supported/i);
+      expect(json.code).toBe('MODEL_NOT_CONFIGURED');
+      expect(json.message).toContain('MODEL_BASE_URL');
     });
   });
 

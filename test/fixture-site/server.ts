@@ -11,6 +11,7 @@ import iconv from 'iconv-lite';
 import { serveBrowserPages } from './browser-pages.js';
 import { serveCrawlTree } from './crawl-tree.js';
 import { serveDocument } from './documents.js';
+import { serveModelPages } from './model-pages.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
 
@@ -53,6 +54,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   if (serveBrowserPages(req, path, res)) return;
   if (serveDocument(path, res)) return;
   if (serveWatched(req, path, res)) return;
+  if (serveModelPages(path, res)) return;
 
   switch (path) {
     case '/redirect/1':

@@ -24,7 +24,8 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 
 export function scrapeContext(rt: Runtime, req: FastifyRequest, reply: FastifyReply): ScrapeContext {
   const base = baseUrlOf(rt.config, req);
-  return { teamId: principalOf(req).teamId, absoluteUrl: (p) => base + p, signal: disconnectSignal(reply) };
+  const who = principalOf(req);
+  return { teamId: who.teamId, keyId: who.keyId, absoluteUrl: (p) => base + p, signal: disconnectSignal(reply) };
 }
 
 export async function scrapeRoutes(app: FastifyInstance, rt: Runtime): Promise<void> {
