@@ -62,3 +62,7 @@ export class ModelUnavailableError extends Error {
     this.name = 'ModelUnavailableError';
   }
 }
+
+/** What a refusal for lack of a model says: the settings that would enable it. */
+export const needsModelMessage = (what: string): string =>
+  `${what} needs a language model: set MODEL_BASE_URL and MODEL_NAME (or OPENAI_API_KEY, or OLLAMA_BASE_URL) on the server`;

@@ -205,3 +205,33 @@ describe('a model server that is down or slow', () => {
     expect(doc.warning).toMatch(/did not answer within/);
   });
 });
+
+describe('crawl prompt', () => {
+  const options = { includePaths: ['^/crawl/a/.*'], maxDiscoveryDepth: 2, limit: 5 };
+
+  it('previews the options a prompt gives, asking the model with the prompt fenced as data', async () => {
+    model.reset(() => ({ json: options }));
+    const preview = await fc.crawlParamsPreview(`${site.url}/crawl`, 'only the pages under a, two levels deep, five pages at most');
+    expect(preview).toMatchObject({ url: `${site.url}/crawl`, ...options });
+    expect(pageOfPrompt()).toContain('only the pages under a');
+  });
+
+  it('starts a crawl with the generated options, explicit fields winning', async () => {
+    model.reset(() => ({ json: options }));
+    const started = await fc.startCrawl(`${site.url}/crawl`, { prompt: 'only the pages under a', limit: 3 });
+    const job = await gleaner.rt.crawls.owned(gleaner.teamId, started.id, 'crawl');
+    expect(job.plan).toMatchObject({ includePaths: ['^/crawl/a/.*'], maxDiscoveryDepth: 2 });
+    expect(job.limit).toBe(3);
+  });
+
+  it('answers 400 when the model gives a pattern that is not a regular expression', async () => {
+    model.reset(() => ({ json: { includePaths: ['(unclosed'] } }));
+    const e = await sdkError(fc.crawlParamsPreview(`${site.url}/crawl`, 'something'));
+    expect(e.status).toBe(400);
+    expect(e.message).toContain('(unclosed');
+  });
+});
+
+function pageOfPrompt(): string {
+  return pageOf(model.seen.at(-1)!.body);
+}

@@ -227,4 +227,16 @@ describe('what needs a model', () => {
     expect(e.code).toBe('MODEL_NOT_CONFIGURED');
     expect(e.message).toContain('MODEL_BASE_URL');
   });
+
+  it('refuses a crawl prompt, its preview and an interact prompt, naming the missing setting', async () => {
+    const crawl = await sdkError(fc.startCrawl(`${site.url}/crawl`, { prompt: 'only the blog' }));
+    expect(crawl.status).toBe(400);
+    expect(crawl.code).toBe('MODEL_NOT_CONFIGURED');
+    const preview = await sdkError(fc.crawlParamsPreview(`${site.url}/crawl`, 'only the blog'));
+    expect(preview.status).toBe(400);
+    expect(preview.message).toContain('MODEL_BASE_URL');
+    const interact = await sdkError(fc.interact('00000000-0000-4000-8000-000000000000', { prompt: 'click the first link' }));
+    expect(interact.status).toBe(400);
+    expect(interact.message).toContain('MODEL_BASE_URL');
+  });
 });

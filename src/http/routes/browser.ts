@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../errors.js';
+import { needsModelMessage } from '../../llm/types.js';
 import type { Runtime } from '../../runtime.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
@@ -159,9 +160,12 @@ export async function browserRoutes(app: FastifyInstance, rt: Runtime): Promise<
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof interactSchema>;
     const teamId = principalOf(req).teamId;
+    if (!b.code?.trim() && b.prompt && !rt.model) {
+      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needsModelMessage('A prompt'), details: [{ path: ['prompt'], message: needsModelMessage('A prompt') }] });
+    }
     if (!b.code?.trim()) {
       throw new ApiError('UNSUPPORTED_OPTION', {
-        message: b.prompt ? 'Prompts need a language model, and none is configured on this server; send code instead' : "Either 'code' or 'prompt' must be provided",
+        message: b.prompt ? 'Prompts are not supported yet by this server; send code instead' : "Either 'code' or 'prompt' must be provided",
         details: [{ code: 'unsupported', path: [b.prompt ? 'prompt' : 'code'], message: 'Send code' }],
       });
     }

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { Document } from '../../core/document.js';
-import type { ModelSession } from '../../llm/types.js';
+import { needsModelMessage, type ModelSession } from '../../llm/types.js';
 import type { PageData } from '../../llm/offline/structured.js';
 
 export interface FormatNeeds {
@@ -103,8 +103,4 @@ export function defineFormat<E extends { type: string }>(m: FormatModule<E>): Re
 
 export const needs = (n: Partial<FormatNeeds>): FormatNeeds => ({ html: false, markdown: false, browser: false, model: 'none', ...n });
 
-export const modelMissing = (path: string, what: string): Refusal => ({
-  path,
-  error: 'MODEL_NOT_CONFIGURED',
-  message: `${what} needs a language model: set MODEL_BASE_URL and MODEL_NAME (or OPENAI_API_KEY, or OLLAMA_BASE_URL) on the server`,
-});
+export const modelMissing = (path: string, what: string): Refusal => ({ path, error: 'MODEL_NOT_CONFIGURED', message: needsModelMessage(what) });
