@@ -8,6 +8,7 @@ import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
 import { printMonitorBench, runMonitorBench } from './monitor.js';
 import { printParseBench, runParseBench } from './parse.js';
 import { printBrowserBench, runBrowserBench } from './browser.js';
+import { printLlmOfflineBench, runLlmOfflineBench } from './llm-offline.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -21,6 +22,9 @@ if (crawl) printCrawlBench(crawl);
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
 
 printParseBench(await runParseBench());
+
+const llm = await runLlmOfflineBench();
+if (llm) printLlmOfflineBench(llm);
 
 printMonitorBench(await runMonitorBench());
 

@@ -101,50 +101,65 @@ function rdfa($: CheerioAPI): Item[] {
     .map(itemOf);
 }
 
-function labelled($: CheerioAPI): Record<string, string> {
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const decode = (s: string) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, e: string) => {
+    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+const cellText = (s: string) => decode(s.replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+const attr = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i'))?.slice(1).find((v) => v !== undefined);
+
+/**
+ * Tables and definition lists by a scan of the markup rather than a DOM: this runs on every page
+ * that asks for json, and most pages are long and have no structured data at all.
+ */
+function labelledFromMarkup(html: string): Record<string, string> {
   const out: Record<string, string> = {};
   const put = (label: string, value: string) => {
     const k = label.replace(/[:\s]+$/, '').trim();
     if (k && value && k.length <= 80 && out[k] === undefined) out[k] = value;
   };
-  $('tr').each((_, tr) => {
-    const cells = $(tr).children('th,td').toArray();
-    if (cells.length === 2) put(text($, cells[0]!), text($, cells[1]!));
-  });
-  $('dl').each((_, dl) => {
+  for (const row of html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)) {
+    const cells = [...row[1]!.matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)];
+    if (cells.length === 2) put(cellText(cells[0]![1]!), cellText(cells[1]![1]!));
+  }
+  for (const dl of html.matchAll(/<dl\b[^>]*>([\s\S]*?)<\/dl>/gi)) {
     let label: string | undefined;
-    $(dl)
-      .find('dt,dd')
-      .each((_, el) => {
-        if ($(el).is('dt')) label = text($, el);
-        else if (label !== undefined) {
-          put(label, text($, el));
-          label = undefined;
-        }
-      });
-  });
+    for (const m of dl[1]!.matchAll(/<(dt|dd)\b[^>]*>([\s\S]*?)(?=<\/?(?:dt|dd|dl)\b|$)/gi)) {
+      if (m[1]!.toLowerCase() === 'dt') label = cellText(m[2]!);
+      else if (label !== undefined) {
+        put(label, cellText(m[2]!));
+        label = undefined;
+      }
+    }
+  }
   return out;
 }
 
 export function readPageData(html: string): PageData {
-  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
   const items: Item[] = [];
-  $('script[type="application/ld+json"]').each((_, el) => {
+  for (const m of html.matchAll(/<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi)) {
     try {
-      fromJsonLd(JSON.parse($(el).text()), items);
+      fromJsonLd(JSON.parse(m[1]!), items);
     } catch {
       // A broken block says nothing; the others still count.
     }
-  });
-  if (html.includes('itemscope')) items.push(...microdata($));
-  if (html.includes('typeof=')) items.push(...rdfa($));
+  }
+  // Microdata and RDFa need the element tree; most pages have neither, and skip the parse.
+  if (html.includes('itemscope') || html.includes('typeof=')) {
+    const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
+    if (html.includes('itemscope')) items.push(...microdata($));
+    if (html.includes('typeof=')) items.push(...rdfa($));
+  }
   const meta: Record<string, string> = {};
-  $('meta').each((_, el) => {
-    const key = $(el).attr('property') ?? $(el).attr('name') ?? $(el).attr('itemprop');
-    const content = $(el).attr('content');
-    if (key && content !== undefined && meta[key] === undefined) meta[key] = content;
-  });
-  const title = $('title').first().text().trim();
-  if (title && meta['title'] === undefined) meta['title'] = title;
-  return { items, meta, labelled: html.includes('<dl') || html.includes('<th') || html.includes('<td') ? labelled($) : {} };
+  for (const m of html.matchAll(/<meta\b[^>]*>/gi)) {
+    const tag = m[0];
+    const key = attr(tag, 'property') ?? attr(tag, 'name') ?? attr(tag, 'itemprop');
+    const content = attr(tag, 'content');
+    if (key && content !== undefined && meta[key] === undefined) meta[key] = decode(content);
+  }
+  const title = html.match(/<title\b[^>]*>([\s\S]*?)<\/title>/i)?.[1];
+  if (title && meta['title'] === undefined) meta['title'] = cellText(title);
+  return { items, meta, labelled: /<(dl|th|td)\b/i.test(html) ? labelledFromMarkup(html) : {} };
 }

@@ -22,8 +22,12 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+const MARKUP = /[![\]<*_`|]|\s\s/;
+
 /** Markdown syntax out, words and punctuation kept. */
 export function inlineText(line: string): string {
+  // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
+  if (!MARKUP.test(line)) return line;
   return line
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -56,13 +60,22 @@ export function sentences(markdown: string): Sentence[] {
       continue;
     }
     lastBlank = false;
-    if (/^\|?\s*:?-{3,}/.test(line) || /^(-{3,}|\*{3,})$/.test(line)) continue;
-    const heading = /^#{1,6}\s/.test(line);
-    const text = inlineText(line.replace(/^#{1,6}\s+/, '').replace(/^([-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, ''));
+    const first = line.charCodeAt(0);
+    // `|`, `-`, `*`, `#`, `>`, `+`, digits: the only lines that may carry block markup.
+    const marked = first === 124 || first === 45 || first === 42 || first === 35 || first === 62 || first === 43 || (first >= 48 && first <= 57);
+    if (marked && (/^\|?\s*:?-{3,}/.test(line) || /^(-{3,}|\*{3,})$/.test(line))) continue;
+    const heading = first === 35 && /^#{1,6}\s/.test(line);
+    const bare = marked ? line.replace(/^#{1,6}\s+/, '').replace(/^([-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, '') : line;
+    const text = inlineText(bare);
     if (!text) continue;
     if (heading) {
       out.push({ text, index: out.length, block, heading: true });
       block++;
+      continue;
+    }
+    // Most lines hold one sentence or a fragment: split only where an end mark meets a space.
+    if (!/[.!?]["')\]]?\s/.test(text)) {
+      out.push({ text, index: out.length, block, heading: false });
       continue;
     }
     for (const part of text.split(SENTENCE_END)) {
@@ -84,17 +97,64 @@ function stem(w: string): string {
 }
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu;
+const NOT_ASCII_WORD = /[^a-z0-9'_-]+/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Content words, lower-cased and stemmed. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) {
-    const w = m[0];
-    if (w.length < 2 || STOPWORDS.has(w)) continue;
+  const lower = text.toLowerCase();
+  // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
+  // the Unicode word pattern.
+  const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+  for (const w of words) {
+    // The ASCII split leaves words that start with ' _ or -: not words.
+    const c = w.charCodeAt(0);
+    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) continue;
     out.push(stem(w));
   }
   return out;
 }
 
-/** Words in a sentence (for length limits); stopwords count. */
-export const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+/**
+ * A page's sentences with their terms as numbers (one vocabulary per page): worked out once, read
+ * by the summary and the passages, which then count with arrays instead of string maps.
+ */
+export interface PageText {
+  sentences: Sentence[];
+  ids: Int32Array[];
+  vocab: Map<string, number>;
+}
+
+export function analyse(markdown: string): PageText {
+  const list = sentences(markdown);
+  const vocab = new Map<string, number>();
+  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word).
+  const wordIds = new Map<string, number>();
+  const idOf = (w: string): number => {
+    let id = wordIds.get(w);
+    if (id !== undefined) return id;
+    const c = w.charCodeAt(0);
+    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
+    else {
+      const t = stem(w);
+      id = vocab.get(t);
+      if (id === undefined) vocab.set(t, (id = vocab.size));
+    }
+    wordIds.set(w, id);
+    return id;
+  };
+  const ids = list.map((s) => {
+    if (s.heading) return new Int32Array(0);
+    const lower = s.text.toLowerCase();
+    const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+    const out: number[] = [];
+    for (const w of words) {
+      if (!w) continue;
+      const id = idOf(w);
+      if (id >= 0) out.push(id);
+    }
+    return Int32Array.from(out);
+  });
+  return { sentences: list, ids, vocab };
+}
