@@ -206,6 +206,16 @@ describe('a model server that is down or slow', () => {
   });
 });
 
+describe('onlyCleanContent', () => {
+  it('uses the small model to rewrite the markdown when it fits one answer', async () => {
+    model.reset((req) => ({ text: pageOf(req).includes('Sourdough rewards patience') ? '# The Quiet Art of Bread Baking\n\nSourdough rewards patience.' : 'no' }));
+    const doc = await fc.scrape(`${site.url}/article`, { formats: ['markdown'], onlyCleanContent: true, maxAge: 0 } as never);
+    expect(doc.markdown).toBe('# The Quiet Art of Bread Baking\n\nSourdough rewards patience.');
+    expect(model.seen[0]!.body.model).toBe('scripted-small');
+    expect(model.seen[0]!.body.stream).toBe(true);
+  });
+});
+
 describe('crawl prompt', () => {
   const options = { includePaths: ['^/crawl/a/.*'], maxDiscoveryDepth: 2, limit: 5 };
 

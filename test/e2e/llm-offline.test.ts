@@ -220,6 +220,14 @@ describe('onlyCleanContent and checkPromptInjection', () => {
   });
 });
 
+describe('the formats table', () => {
+  it('is what the OpenAPI document shows: each format with its needs', async () => {
+    const doc = JSON.stringify(await (await fetch(`${gleaner.url}/v2/openapi.json`)).json());
+    expect(doc).toContain('Needs: html, markdown, model (optional).');
+    expect(doc).toContain('(not supported yet by this server)');
+  });
+});
+
 describe('what needs a model', () => {
   it('refuses changeTracking json mode, naming the missing setting', async () => {
     const e = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] }));
