@@ -236,6 +236,16 @@ describe('what needs a model', () => {
     expect(e.message).toContain('MODEL_BASE_URL');
   });
 
+  it('refuses a monitor goal to judge, naming the missing setting; a goal without judging is kept', async () => {
+    const target = { type: 'scrape' as const, urls: [`${site.url}/article`] };
+    const e = await sdkError(fc.createMonitor({ name: 'judged', schedule: { cron: '0 * * * *' }, goal: 'price drops', targets: [target] }));
+    expect(e.status).toBe(400);
+    expect(e.code).toBe('MODEL_NOT_CONFIGURED');
+    expect(e.message).toContain('MODEL_BASE_URL');
+    const kept = await fc.createMonitor({ name: 'kept', schedule: { cron: '0 * * * *' }, goal: 'price drops', judgeEnabled: false, targets: [target] });
+    expect(kept.goal).toBe('price drops');
+  });
+
   it('refuses a crawl prompt, its preview and an interact prompt, naming the missing setting', async () => {
     const crawl = await sdkError(fc.startCrawl(`${site.url}/crawl`, { prompt: 'only the blog' }));
     expect(crawl.status).toBe(400);

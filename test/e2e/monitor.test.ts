@@ -192,7 +192,7 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       const paused = await fc.updateMonitor(monitorId, { status: 'paused' });
       expect(paused.status).toBe('paused');
       expect(paused.nextRunAt).toBeNull();
-      const updated = await fc.updateMonitor(monitorId, { name: 'Prices', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes' });
+      const updated = await fc.updateMonitor(monitorId, { name: 'Prices', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes', judgeEnabled: false });
       expect(updated).toMatchObject({ name: 'Prices', status: 'paused', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes' });
       expect(updated.targets[0]!.id).toBe((await fc.getMonitor(monitorId)).targets[0]!.id);
       const resumed = await fc.updateMonitor(monitorId, { status: 'active', goal: null });
@@ -323,6 +323,8 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
         name: 'search',
         schedule: { cron: '0 * * * *' },
         goal: 'new releases',
+        // No model on this server: the goal is kept, not judged.
+        judgeEnabled: false,
         targets: [{ type: 'search', queries: ['gleaner'], maxResults: 5 }, { type: 'scrape', urls: [`${site.url}/watch/${name}`] }],
       });
       expect(m.estimatedCreditsPerMonth).toBe((2 + 5 + 1) * 24 * 31);
