@@ -418,6 +418,8 @@ function cacheKeyFor(url: string, o: ScrapeOptions): string {
     url,
     formats: o.formats,
     onlyMainContent: o.onlyMainContent,
+    // The cached page carries the clean-up's result (redaction is applied after the cache).
+    onlyCleanContent: o.onlyCleanContent,
     includeTags: o.includeTags ?? [],
     excludeTags: o.excludeTags ?? [],
     removeBase64Images: o.removeBase64Images,
