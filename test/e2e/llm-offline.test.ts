@@ -210,6 +210,14 @@ describe('onlyCleanContent and checkPromptInjection', () => {
     expect(clean.warning).toContain('onlyCleanContent');
   });
 
+  it('is not served a cached page scraped without it', async () => {
+    const url = `${site.url}/article?cached-clean`;
+    const plain = await fc.scrape(url, { formats: ['markdown'], onlyMainContent: false });
+    const clean = await fc.scrape(url, { formats: ['markdown'], onlyMainContent: false, onlyCleanContent: true } as never);
+    expect(plain.markdown).toMatch(/all rights reserved/i);
+    expect(clean.markdown).not.toMatch(/all rights reserved/i);
+  });
+
   it('refuses a page that tries prompt injection with 403', async () => {
     const schema = { type: 'object', properties: { title: { type: 'string' } } };
     const e = await sdkError(fc.scrape(`${site.url}/model/injection`, { formats: [{ type: 'json', schema, checkPromptInjection: true }], maxAge: 0 }));
