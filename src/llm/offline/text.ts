@@ -28,15 +28,11 @@ const MARKUP = /[![\]<*_`|]|\s\s/;
 export function inlineText(line: string): string {
   // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
   if (!MARKUP.test(line)) return line;
-  return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/(\*\*|__|`)/g, '')
-    .replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2')
-    .replace(/\s*\|\s*/g, ' | ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  // Links and images to their text, tags to a space, bold and code marks out: one pass.
+  let out = line.replace(/!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''));
+  if (out.includes('*') || out.includes('_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
+  if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
+  return out.replace(/\s+/g, ' ').trim();
 }
 
 const SENTENCE_END = /(?<=[.!?]["')\]]?)\s+(?=["'([]?[\p{Lu}\p{N}])/u;

@@ -23,7 +23,7 @@ export const highlightsFormat = defineFormat<z.output<typeof schema>>({
         return;
       }
     }
-    const passages = rankPassages(r.page.markdown, entry.query);
+    const passages = rankPassages(r.page.text(), entry.query);
     r.doc.highlights = passages.map((p) => p.text).join('\n\n');
     r.warn(`highlights: ranked by word overlap with the query (BM25), as no model answered${passages.length ? '' : '; no passage matches'}.`);
   },

@@ -23,7 +23,7 @@ export const questionFormat = defineFormat<z.output<typeof schema>>({
         return;
       }
     }
-    const best = rankPassages(r.page.markdown, entry.question, { window: 3, top: 1 })[0];
+    const best = rankPassages(r.page.text(), entry.question, { window: 3, top: 1 })[0];
     r.doc.answer = best?.text ?? '';
     r.warn(
       best

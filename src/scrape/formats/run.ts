@@ -5,6 +5,7 @@
 import type { Document } from '../../core/document.js';
 import type { ModelSession } from '../../llm/types.js';
 import { readPageData, type PageData } from '../../llm/offline/structured.js';
+import { analyse, type PageText } from '../../llm/offline/text.js';
 import { formatOf } from './registry.js';
 import type { Capabilities, ChangeTracker, FormatNeeds, FormatStage, PageMaterial, Refusal } from './types.js';
 
@@ -36,7 +37,16 @@ export const extraCredits = (formats: readonly Entry[]): number => formats.reduc
 
 export function pageMaterial(markdown: string, html: string | undefined, url: string): PageMaterial {
   let data: PageData | undefined;
-  return { markdown, html, url, data: () => (data ??= readPageData(html ?? '')) };
+  let text: { of: string; value: PageText } | undefined;
+  const page: PageMaterial = {
+    markdown,
+    html,
+    url,
+    data: () => (data ??= readPageData(html ?? '')),
+    // Keyed by the markdown it was made from: onlyCleanContent may replace it first.
+    text: () => (text?.of === page.markdown ? text.value : (text = { of: page.markdown, value: analyse(page.markdown) }).value),
+  };
+  return page;
 }
 
 export interface StageEnv {

@@ -21,7 +21,7 @@ export const summaryFormat = defineFormat({
         return;
       }
     }
-    r.doc.summary = extractiveSummary(r.page.markdown);
+    r.doc.summary = extractiveSummary(r.page.text());
     r.warn('summary: extractive (the page\'s own most central sentences), as no model answered.');
   },
 });

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import type { Document } from '../../core/document.js';
 import { needsModelMessage, type ModelSession } from '../../llm/types.js';
 import type { PageData } from '../../llm/offline/structured.js';
+import type { PageText } from '../../llm/offline/text.js';
 
 export interface FormatNeeds {
   /** The page's own HTML (structured data, style sheets), kept past the transform. */
@@ -48,6 +49,8 @@ export interface PageMaterial {
   url: string;
   /** The page's structured data, read once on first use. */
   data(): PageData;
+  /** The markdown's sentences and terms, worked out once for summary, highlights and question. */
+  text(): PageText;
 }
 
 /**
