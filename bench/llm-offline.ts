@@ -18,6 +18,7 @@ import { fillSchema } from '../src/llm/offline/fill.js';
 import { rankPassages } from '../src/llm/offline/passages.js';
 import { readPageData } from '../src/llm/offline/structured.js';
 import { extractiveSummary } from '../src/llm/offline/summary.js';
+import { analyse } from '../src/llm/offline/text.js';
 import { transformPage } from '../src/scrape/transform/index.js';
 import { Agent, request } from 'undici';
 import { pgDocsDir, serveDir } from './corpus.js';
@@ -64,9 +65,10 @@ export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number
     const a = performance.now() - t;
     t = performance.now();
     pages.forEach((html, i) => {
-      const md = transformPage(html, OPTS, WANTS).markdown ?? '';
-      extractiveSummary(md);
-      rankPassages(md, queries[i]!);
+      // As the pipeline does: one analysis of the page for both formats.
+      const text = analyse(transformPage(html, OPTS, WANTS).markdown ?? '');
+      extractiveSummary(text);
+      rankPassages(text, queries[i]!);
     });
     const b = performance.now() - t;
     if (r > 0) {
