@@ -10,6 +10,7 @@ import { printParseBench, runParseBench } from './parse.js';
 import { printBrowserBench, runBrowserBench } from './browser.js';
 import { printPatternBench, runPatternBench } from './patterns.js';
 import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
+import { printLlmOfflineBench, runLlmOfflineBench } from './llm-offline.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -25,6 +26,8 @@ printSyntheticCrawlBench(await runSyntheticCrawlBench());
 printParseBench(await runParseBench());
 
 printPatternBench(runPatternBench());
+const llm = await runLlmOfflineBench();
+if (llm) printLlmOfflineBench(llm);
 
 printMonitorBench(await runMonitorBench());
 

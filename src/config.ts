@@ -94,6 +94,23 @@ const envSchema = z.object({
   SEARXNG_ENGINES: list.default([]),
   /** Index every fetched page for search (the local index); off makes `provider: "local"` find nothing new. */
   SEARCH_INDEX: bool.default(true),
+  /** Any server speaking the OpenAI chat-completions protocol (Ollama, vLLM, llama.cpp, LM Studio, a gateway, OpenAI), e.g. `http://127.0.0.1:11434/v1`. */
+  MODEL_BASE_URL: z.string().url().optional(),
+  MODEL_API_KEY: z.string().min(1).optional(),
+  /** The model every model-backed feature uses. */
+  MODEL_NAME: z.string().min(1).max(256).optional(),
+  /** A cheaper model for small steps (prompt-injection checks, clean-up); default MODEL_NAME. */
+  MODEL_SMALL_NAME: z.string().min(1).max(256).optional(),
+  /** Longest one model call may take (each attempt); a request's own timeout may cut it shorter. */
+  MODEL_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Model calls in flight per team. */
+  MODEL_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(4),
+  /** Tokens of page text per prompt; longer pages are split and the answers merged. */
+  MODEL_CONTEXT_TOKENS: z.coerce.number().int().min(256).max(2_000_000).default(8000),
+  /** The names Firecrawl's self-hosted edition reads, so an existing `.env` keeps working. */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OLLAMA_BASE_URL: z.string().url().optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -135,6 +152,43 @@ export interface Config {
   searxngUrl: string | undefined;
   searxngEngines: string[];
   searchIndex: boolean;
+  /** The language model; undefined runs the offline algorithms (src/llm). */
+  model: ModelSettings | undefined;
+}
+
+export interface ModelSettings {
+  baseUrl: string | undefined;
+  apiKey: string;
+  name: string;
+  smallName: string | undefined;
+  timeoutMs: number;
+  concurrency: number;
+  contextTokens: number;
+}
+
+/**
+ * The model settings, from Gleaner's names first and then Firecrawl's: MODEL_BASE_URL, else
+ * OPENAI_BASE_URL, else OLLAMA_BASE_URL (its OpenAI-compatible `/v1`); with only an OpenAI key,
+ * OpenAI itself. No base URL and no key: no model.
+ */
+function modelSettings(e: z.output<typeof envSchema>): ModelSettings | undefined {
+  const ollama = e.OLLAMA_BASE_URL ? e.OLLAMA_BASE_URL.replace(/\/+$/, '').replace(/(\/v1)?$/, '/v1') : undefined;
+  const baseUrl = e.MODEL_BASE_URL ?? e.OPENAI_BASE_URL ?? ollama;
+  const apiKey = e.MODEL_API_KEY ?? e.OPENAI_API_KEY;
+  if (!baseUrl && !apiKey) return undefined;
+  // Only OpenAI itself has a model everyone can name; any other server needs MODEL_NAME.
+  const name = e.MODEL_NAME ?? (baseUrl ? undefined : 'gpt-4o-mini');
+  if (!name) throw new ConfigError(['MODEL_NAME: required when a model server is configured (MODEL_BASE_URL, OPENAI_BASE_URL or OLLAMA_BASE_URL)']);
+  return {
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    // Local servers take any key; the client insists on one.
+    apiKey: apiKey ?? 'none',
+    name,
+    smallName: e.MODEL_SMALL_NAME,
+    timeoutMs: e.MODEL_TIMEOUT_MS,
+    concurrency: e.MODEL_CONCURRENCY,
+    contextTokens: e.MODEL_CONTEXT_TOKENS,
+  };
 }
 
 export class ConfigError extends Error {
@@ -211,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searxngUrl: e.SEARXNG_URL ?? e.SEARXNG_ENDPOINT,
     searxngEngines: e.SEARXNG_ENGINES,
     searchIndex: e.SEARCH_INDEX,
+    model: modelSettings(e),
     ...overrides,
   };
   return Object.freeze(config);

@@ -26,6 +26,7 @@ export const catalog = {
   BAD_REQUEST_INVALID_JSON: row(400, 'Bad request, malformed JSON', 'BAD_REQUEST_INVALID_JSON', false),
   INVALID_URL: row(400, 'Invalid URL', 'INVALID_URL', false),
   UNSUPPORTED_OPTION: row(400, 'Bad Request', 'UNSUPPORTED_OPTION', false),
+  MODEL_NOT_CONFIGURED: row(400, 'This option needs a language model, and none is configured on this server', 'MODEL_NOT_CONFIGURED', false),
   ZDR_NOT_SUPPORTED: row(400, 'Zero data retention is enabled for this team', 'ZDR_NOT_SUPPORTED', false),
   UNAUTHORIZED: row(401, 'Unauthorized: Invalid token', undefined, false),
   PAYMENT_REQUIRED: row(402, 'Payment Required: Insufficient credits', undefined, false),

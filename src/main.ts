@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
-import { auditCommand, creditsCommand, operatorEvent, teamsCommand } from './billing/cli.js';
+import { auditCommand, creditsCommand, operatorEvent, teamsCommand } from './accounts-cli.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { startWorkers } from './workers.js';

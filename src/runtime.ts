@@ -2,6 +2,7 @@
  * Wires the long-lived parts (store, engines, guard, limits) from a Config, once per process.
  * The HTTP app, the CLI and tests all build on a Runtime; `close()` releases everything.
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { AppServices } from './http/app.js';
 import type { Logger } from 'pino';
@@ -42,6 +43,8 @@ import { ProfileStore } from './browser/profiles.js';
 import { createSearch, type Search } from './search/index.js';
 import { searchForMonitor } from './search/monitor-target.js';
 import type { SearchService } from './search/service.js';
+import { ModelProvider } from './llm/provider.js';
+import { MemoryTokenLedger, type TokenLedger } from './llm/usage.js';
 
 /** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
 export interface Runtime extends AppServices {
@@ -78,6 +81,9 @@ export interface Runtime extends AppServices {
   profiles: ProfileStore;
   /** Web search (SearXNG when configured) and the local index of fetched pages. */
   search: Search;
+  /** The language model, when one is configured; token counts either way. */
+  model: ModelProvider | undefined;
+  tokens: TokenLedger;
   /** Stops taking jobs; running ones get `drainMs` to finish before they are handed back. */
   close(drainMs?: number): Promise<void>;
 }
@@ -123,7 +129,26 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
   const search = createSearch(config, store, log);
-  const scraper = new Scraper({ http, browser, guard, documents, blobs, proxies: config.proxies, transformer, parser, changeTracker, profiles, ...search.scraperDeps });
+  // Token counts go to the credit ledger too (created below), where the usage endpoints read them.
+  const tokens = new MemoryTokenLedger((use) => {
+    const cause = `tokens:${use.requestId}:${randomUUID()}`;
+    ledger.recordTokens({ teamId: use.teamId, keyId: use.keyId ?? null, cause, tokens: use.promptTokens + use.completionTokens }).catch((err: unknown) => log.warn({ err }, 'token usage not recorded'));
+  });
+  const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
+  const scraper = new Scraper({
+    http,
+    browser,
+    guard,
+    documents,
+    blobs,
+    proxies: config.proxies,
+    transformer,
+    parser,
+    changeTracker,
+    profiles,
+    ...search.scraperDeps,
+    ...(model ? { model } : {}),
+  });
   search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
     engine: browser,
@@ -209,6 +234,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     browserSessions,
     profiles,
     search,
+    model,
+    tokens,
     async close(drainMs = 0) {
       if (closed) return;
       closed = true;

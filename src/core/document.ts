@@ -39,6 +39,14 @@ export interface Document {
   pages?: PdfPage[];
   blocks?: PdfPageBlocks[];
   warning?: string;
+  /** Model-layer formats (src/scrape/formats): values in the SDK's shapes. */
+  json?: unknown;
+  summary?: string;
+  answer?: string;
+  highlights?: string;
+  branding?: Record<string, unknown>;
+  product?: object;
+  menu?: object;
   /** The `changeTracking` format's result (monitor/change-tracking.ts). */
   changeTracking?: unknown;
   /** What the `actions` option produced; files as signed URLs. */

@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { Document } from '../core/document.js';
 import type { MapService } from '../crawl/map.js';
 import type { CrawlService } from '../crawl/service.js';
+import type { ModelProvider } from '../llm/provider.js';
 import type { MonitorService } from '../monitor/service.js';
 import type { DocumentParser } from '../parse/service.js';
 import type { Scraper } from '../scrape/pipeline.js';
@@ -20,7 +21,8 @@ import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
 import type { KeyRepository } from '../store/keys.js';
 import { VERSION } from '../version.js';
-import { installAudit, type AuditLog } from '../billing/audit.js';
+import type { AuditLog } from '../billing/audit.js';
+import { installAudit } from './audit.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { QueueStatusReader } from './routes/team.js';
 import { installAuth } from './auth.js';
@@ -57,6 +59,8 @@ export interface AppServices {
   documents: DocumentRepository<Document>;
   parser: DocumentParser;
   mapper: MapService;
+  /** The language model, when one is configured. */
+  model: ModelProvider | undefined;
   ledger: CreditLedger;
   audit: AuditLog;
   queueStatus: QueueStatusReader;
@@ -103,9 +107,9 @@ export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   await app.register(searchRoutes, { search: rt.searchService, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
   await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents, ledger: rt.ledger });
   await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
-  await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, browserCdp: rt.config.browserCdp, publicUrl });
+  await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, model: rt.model, browserCdp: rt.config.browserCdp, publicUrl });
   await app.register(teamRoutes, { ledger: rt.ledger, queueStatus: rt.queueStatus });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(crawlBatchRoutes, { crawls: rt.crawls, log: rt.log, publicUrl });
+  await app.register(crawlBatchRoutes, { crawls: rt.crawls, model: rt.model, log: rt.log, publicUrl });
   return app;
 }

@@ -45,7 +45,7 @@ export interface MonitorDeps {
 export function createMonitors(d: MonitorDeps): Monitors {
   const repo = new MonitorRepository(d.store.db);
   const queue = d.queues.queue<MonitorTask>('monitor');
-  const service = new MonitorService({ repo, queue, guard: d.guard });
+  const service = new MonitorService({ repo, queue, guard: d.guard, modelConfigured: d.config.model !== undefined });
   const mailer = d.config.smtpUrl ? createMailer(d.config.smtpUrl, d.config.smtpFrom) : undefined;
   const runner = new MonitorRunner({
     repo,

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, isApiError } from '../errors.js';
+import { needsModelMessage } from '../llm/types.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { pendingFeatures, scrapeOptionsSchema } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
@@ -22,15 +23,23 @@ export interface MonitorServiceDeps {
   repo: MonitorRepository;
   queue: JobQueue<MonitorTask>;
   guard: UrlGuard;
+  /** A language model is configured: without one, a goal cannot be judged. */
+  modelConfigured?: boolean;
 }
 
 
 export class MonitorService {
   constructor(private readonly deps: MonitorServiceDeps) {}
 
+  private requireJudge(goal: string | null, judgeEnabled: boolean): void {
+    const refusal = judgeRefusal(goal, judgeEnabled, this.deps.modelConfigured === true);
+    if (refusal) throw refusal;
+  }
+
   async create(teamId: string, req: CreateMonitor) {
     const targets = await this.targets(req.targets);
     requireGoal(targets, req.goal ?? null, req.judgeEnabled);
+    this.requireJudge(req.goal ?? null, req.judgeEnabled);
     const now = Date.now();
     const timezone = req.schedule.timezone ?? DEFAULT_TIMEZONE;
     const m: MonitorRecord = {
@@ -79,6 +88,7 @@ export class MonitorService {
     if (req.goal !== undefined) m.goal = req.goal;
     if (req.judgeEnabled !== undefined) m.judgeEnabled = req.judgeEnabled;
     requireGoal(m.targets, m.goal, m.judgeEnabled);
+    this.requireJudge(m.goal, m.judgeEnabled);
     let reschedule = false;
     if (req.schedule !== undefined) {
       m.cron = req.schedule.cron;
@@ -226,6 +236,13 @@ function checkScrapeOptions(raw: Record<string, unknown> | undefined, path: (str
       details: pending.map((p) => ({ ...p, path: [...path, ...p.path.split('.')].join('.') })),
     });
   }
+}
+
+/** A goal is judged by the model: on a server without one, say which setting is missing. */
+function judgeRefusal(goal: string | null, judgeEnabled: boolean, modelConfigured: boolean): ApiError | undefined {
+  if (modelConfigured || !judgeEnabled || !(goal ?? '').trim()) return undefined;
+  const message = needsModelMessage("Judging changes against a monitor's goal") + ", or set judgeEnabled to false";
+  return new ApiError('MODEL_NOT_CONFIGURED', { message, details: [{ code: 'custom', path: ['goal'], message }] });
 }
 
 function requireGoal(targets: Target[], goal: string | null, judgeEnabled: boolean): void {

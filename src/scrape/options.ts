@@ -10,72 +10,50 @@ import { parsersSchema } from '../parse/parsers.js';
 import { actionsSchema, MAX_TOTAL_WAIT_MS, totalWaitMs, type Action } from './engines/browser/action-schema.js';
 import { selectorIsValid } from './selectors.js';
 import type { PageTransform } from './types.js';
+import { PII_ENTITIES, type PiiEntity } from '../llm/offline/pii.js';
+import { changeTrackingSchema } from './formats/change-tracking.js';
+import { FORMAT_TYPES, FORMATS } from './formats/registry.js';
+import { neededBy, refusals } from './formats/run.js';
+import { screenshotSchema } from './formats/screenshot.js';
+import type { RegisteredFormat } from './formats/types.js';
 
-export const SUPPORTED_FORMATS = ['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images', 'screenshot', 'changeTracking'] as const;
-/** Formats of the interface whose behaviour a later feature brings. */
-export const PENDING_FORMATS = [
-  'json',
-  'summary',
-  'question',
-  'highlights',
-  'branding',
-  'product',
-  'menu',
-  'audio',
-  'video',
-  'attributes',
-  'query',
-] as const;
 /** Options of the interface whose behaviour a later feature brings. */
-export const PENDING_OPTIONS = [
-  'onlyCleanContent',
-  'redactPII',
-  'threatProtection',
-  'domainTools',
-  'useMock',
-] as const;
+export const PENDING_OPTIONS = ['threatProtection', 'domainTools', 'useMock'] as const;
 
-const viewport = z.object({
-  width: z.number().int().min(1).max(7680),
-  height: z.number().int().min(1).max(4320),
-});
-
-const screenshotFormat = z.object({
-  type: z.literal('screenshot'),
-  fullPage: z.boolean().default(false),
-  quality: z.number().int().min(1).max(100).optional(),
-  viewport: viewport.optional(),
-});
-
-const simpleFormat = z.object({ type: z.enum(['markdown', 'html', 'rawHtml', 'rawBase64', 'links', 'images']) });
-const pendingFormat = z.looseObject({ type: z.enum(PENDING_FORMATS) });
-/** Compares with the team's last scrape of the URL under the same tag (monitor/change-tracking.ts). */
-const changeTrackingFormat = z.object({
-  type: z.literal('changeTracking'),
-  modes: z.array(z.enum(['git-diff', 'json'])).max(2).default([]),
-  schema: z.record(z.string(), z.unknown()).optional(),
-  prompt: z.string().max(10_000).optional(),
-  tag: z.string().max(256).nullable().optional(),
-});
-export type ChangeTrackingFormat = z.output<typeof changeTrackingFormat>;
-
-/** A format entry: a bare name (`"markdown"`) or an object with `type`. */
+/**
+ * A format entry: a bare name (`"markdown"`) or an object with `type`; each type's schema comes
+ * from its module in the formats table.
+ */
 const formatEntry = z.preprocess(
   (v) => {
     if (typeof v !== 'string') return v;
     if (v === 'screenshot@fullPage') return { type: 'screenshot', fullPage: true };
     return { type: v };
   },
-  z.discriminatedUnion('type', [screenshotFormat, simpleFormat, changeTrackingFormat, pendingFormat], {
-    error: (issue) =>
-      issue.code === 'invalid_union'
-        ? `Unknown format; expected one of ${[...SUPPORTED_FORMATS, ...PENDING_FORMATS].join(', ')}`
-        : undefined,
+  z.discriminatedUnion('type', FORMATS.map((f) => f.schema.meta({ description: describeFormat(f) })) as unknown as [z.ZodObject, ...z.ZodObject[]], {
+    error: (issue) => (issue.code === 'invalid_union' ? `Unknown format; expected one of ${FORMAT_TYPES.join(', ')}` : undefined),
   }),
-);
+) as unknown as z.ZodType<FormatEntry>;
 
-export type FormatEntry = z.output<typeof formatEntry>;
-export type ScreenshotFormat = z.output<typeof screenshotFormat>;
+function describeFormat(f: RegisteredFormat): string {
+  const needs = Object.entries(f.needs)
+    .filter(([k, v]) => v !== false && !(k === 'model' && v === 'none'))
+    .map(([k, v]) => (k === 'model' ? `model (${v})` : k));
+  return `${f.description}${needs.length ? ` Needs: ${needs.join(', ')}.` : ''}`;
+}
+
+export type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
+export type ScreenshotFormat = z.output<typeof screenshotSchema>;
+/** A parsed format entry: its `type` and the fields its module's schema gives it. */
+export type FormatEntry =
+  | ChangeTrackingFormat
+  | ScreenshotFormat
+  | (Record<string, unknown> & { type: OtherFormatType });
+
+type OtherFormatType =
+  | 'markdown' | 'html' | 'rawHtml' | 'rawBase64' | 'links' | 'images'
+  | 'json' | 'summary' | 'question' | 'highlights' | 'branding' | 'product' | 'menu'
+  | 'audio' | 'video' | 'attributes' | 'query';
 
 const selectorList = z
   .array(
@@ -158,9 +136,20 @@ export const scrapeOptionsShape = {
   profile: z.object({ name: z.string().min(1).max(128), saveChanges: z.boolean().default(true) }).optional(),
   /** Gleaner's own: leave the page open as an `interact` session (src/browser/sessions.ts). */
   keepAlive: z.boolean().optional(),
+  /** Boilerplate left in the markdown removed (src/scrape/formats/page-steps.ts). */
+  onlyCleanContent: z.boolean().default(false),
+  /** PII replaced in every text output (src/scrape/formats/page-steps.ts). */
+  redactPII: z
+    .union([
+      z.boolean(),
+      z.object({
+        mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
+        entities: z.array(z.enum(PII_ENTITIES as [PiiEntity, ...PiiEntity[]])).max(6).optional(),
+        replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
+      }),
+    ])
+    .optional(),
   // Accepted on the wire, refused with a clear message until their feature lands.
-  onlyCleanContent: z.unknown().optional(),
-  redactPII: z.unknown().optional(),
   threatProtection: z.unknown().optional(),
   domainTools: z.unknown().optional(),
   useMock: z.unknown().optional(),
@@ -216,20 +205,16 @@ export const pendingFeatures = memoByObject((o: ScrapeOptions): readonly Pending
   for (const key of PENDING_OPTIONS) {
     if (isSet(o[key])) out.push({ path: key, message: `The '${key}' option is not supported yet by this server` });
   }
-  o.formats.forEach((f, i) => {
-    if (f.type === 'changeTracking' && f.modes.includes('json')) {
-      out.push({ path: `formats.${i}.modes`, message: "The changeTracking 'json' mode is not supported yet by this server (it needs JSON extraction)" });
-    }
-    if ((PENDING_FORMATS as readonly string[]).includes(f.type)) {
-      out.push({ path: `formats.${i}`, message: `The '${f.type}' format is not supported yet by this server` });
-    }
-  });
+  // Formats this server lacks whatever its configuration; those needing a model are checked
+  // where the configuration is known (the pipeline).
+  for (const r of refusals(o.formats, { model: true })) if (r.error === 'UNSUPPORTED_OPTION') out.push({ path: r.path, message: r.message });
   return out;
 });
 
 /** The transform a scrape with these options runs on an HTML page, short of the page's URL. */
 export const pageTransform = memoByObject((o: ScrapeOptions): PageTransform => {
   const want = (t: string) => o.formats.some((f) => f.type === t);
+  const needs = neededBy(o.formats);
   return {
     opts: {
       onlyMainContent: o.onlyMainContent,
@@ -238,6 +223,7 @@ export const pageTransform = memoByObject((o: ScrapeOptions): PageTransform => {
       removeBase64Images: o.removeBase64Images,
       blockAds: o.blockAds,
     },
-    wants: { markdown: want('markdown'), html: want('html'), links: want('links'), images: want('images') },
+    // Formats that read the markdown get it even when the caller did not ask for markdown itself.
+    wants: { markdown: want('markdown') || needs.markdown, html: want('html'), links: want('links'), images: want('images') },
   };
 });

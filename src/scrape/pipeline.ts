@@ -16,7 +16,13 @@ import { applyParsed, parseFetched } from './parsed.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
 import type { Document, DocumentMetadata } from '../core/document.js';
-import { effectiveMaxAge, pageTransform, pendingFeatures, type ChangeTrackingFormat, type ScrapeOptions } from './options.js';
+import { effectiveMaxAge, pageTransform, pendingFeatures, type ScrapeOptions } from './options.js';
+import { cleanContent, normaliseRedact, redactDocument } from './formats/page-steps.js';
+import { memoByObject } from '../memo.js';
+import { formatOf } from './formats/registry.js';
+import { extraCredits, neededBy, pageMaterial, refusals, runStage, type StageEnv } from './formats/run.js';
+import type { ChangeTracker, PageMaterial } from './formats/types.js';
+import type { ModelAccess, ModelSession } from '../llm/types.js';
 import { acceptLanguageFor, proxyAttempts, routingWarnings, type ProxyAttempt } from './proxy.js';
 import { createTransformer, type Transformer } from './threads/pool.js';
 import type { BrowserFetchRequest, SessionContext } from './engines/browser.js';
@@ -29,6 +35,8 @@ export interface ScrapeContext {
   /** Turns a blob path (`/v2/files/...`) into the absolute URL handed to the client. */
   absoluteUrl(path: string): string;
   signal?: AbortSignal;
+  /** The API key the request came with (model token counts per key). */
+  keyId?: string;
   /** `keepAlive`: receives the browser page after capture (src/browser/sessions.ts). */
   keepPage?: (page: SessionContext) => void;
   /**
@@ -70,14 +78,8 @@ export interface ProfileAccess {
   hold(teamId: string, name: string, saveChanges: boolean, holder: string): Promise<ProfileHold>;
 }
 
-/**
- * The `changeTracking` format: compares a scrape with the team's last stored version of the page.
- * Implemented where the snapshots live (monitor/change-tracking.ts), which depends on scrape, so
- * the pipeline knows only this shape.
- */
-export interface ChangeTracker {
-  track(teamId: string, doc: Document, format: ChangeTrackingFormat): Promise<unknown>;
-}
+/** Implemented where the snapshots live (monitor/change-tracking.ts); see formats/types.ts. */
+export type { ChangeTracker } from './formats/types.js';
 
 export interface ScraperDeps {
   http: Engine;
@@ -97,16 +99,19 @@ export interface ScraperDeps {
   profiles?: ProfileAccess;
   /** The local search index (search/local/indexer.ts); absent means pages are not indexed. */
   indexer?: { index(teamId: string, doc: Document): Promise<void> };
+  /** The language model; absent means the offline algorithms (and refusals for what needs a model). */
+  model?: ModelAccess;
 }
+
+/** Time kept back from a request's timeout for the answer to leave after the model work. */
+const MODEL_MARGIN_MS = 250;
 
 export class Scraper {
   constructor(private readonly deps: ScraperDeps) {}
 
   async scrape(rawUrl: string, options: ScrapeOptions, ctx: ScrapeContext): Promise<Document> {
-    const pending = pendingFeatures(options);
-    if (pending.length > 0) {
-      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending });
-    }
+    const started = Date.now();
+    this.refuseUnavailable(options);
     const url = normaliseTargetUrl(rawUrl);
     const scrapeId = randomUUID();
     const wantsScreenshot = options.formats.some((f) => f.type === 'screenshot');
@@ -122,7 +127,8 @@ export class Scraper {
     }
 
     const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, true, state));
-    const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
+    const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
+    await this.pageFormats(doc, page, options, ctx, scrapeId, started);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500) {
       // The warning is about this fetch's route (its proxy), not the page a later hit reads.
@@ -133,15 +139,50 @@ export class Scraper {
   }
 
   /**
+   * Refuses, before any fetch, what this server cannot do: features not built (UNSUPPORTED_OPTION)
+   * and, without a model, what only a model can do (MODEL_NOT_CONFIGURED, naming the setting).
+   */
+  private refuseUnavailable(options: ScrapeOptions): void {
+    // The setting the operator can change comes first: it is the refusal a user can act on.
+    const needModel = refusals(options.formats, { model: this.deps.model !== undefined }).filter((r) => r.error === 'MODEL_NOT_CONFIGURED');
+    if (needModel.length > 0) {
+      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needModel.map((r) => r.message).join('; '), details: needModel.map(({ path, message }) => ({ path, message })) });
+    }
+    const pending = pendingFeatures(options);
+    if (pending.length > 0) {
+      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending });
+    }
+  }
+
+  private modelSession(ctx: ScrapeContext, scrapeId: string, started: number, o: ScrapeOptions): ModelSession | undefined {
+    return this.deps.model?.session({ teamId: ctx.teamId, keyId: ctx.keyId, requestId: scrapeId, deadline: started + o.timeout - MODEL_MARGIN_MS, signal: ctx.signal });
+  }
+
+  /**
+   * The formats that read the finished page (json, summary, ...), after `onlyCleanContent`;
+   * their output is cached with the page. Warnings gather in `warning`.
+   */
+  private async pageFormats(doc: Document, page: PageMaterial, o: ScrapeOptions, ctx: ScrapeContext, scrapeId: string, started: number): Promise<void> {
+    if (!o.onlyCleanContent && !hasPageStage(o)) return;
+    const warnings: string[] = doc.warning ? [doc.warning] : [];
+    const model = this.modelSession(ctx, scrapeId, started, o);
+    const env: StageEnv = { teamId: ctx.teamId, model, changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
+    if (o.onlyCleanContent) {
+      page.markdown = await cleanContent(page.markdown, model, env);
+      if (doc.markdown !== undefined) doc.markdown = page.markdown;
+    }
+    await runStage('page', o.formats, doc, page, env);
+    doc.metadata.creditsUsed += extraCredits(o.formats);
+    if (warnings.length) doc.warning = warnings.join(' ');
+  }
+
+  /**
    * A fresh scrape that may stop before the transform: the prior validators go out as
    * If-None-Match / If-Modified-Since, and a 304, or a body byte-identical to the prior one,
    * ends it as unchanged. The cache is neither read nor written: a check wants the page as it is.
    */
   async revalidate(rawUrl: string, options: ScrapeOptions, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
-    const pending = pendingFeatures(options);
-    if (pending.length > 0) {
-      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending });
-    }
+    this.refuseUnavailable(options);
     const url = normaliseTargetUrl(rawUrl);
     const conditional: Record<string, string> = {};
     if (prior.etag) conditional['If-None-Match'] = prior.etag;
@@ -151,9 +192,12 @@ export class Scraper {
     const { result, proxy } = await this.fetchPage(url, withValidators, ctx, false);
     const bodyHash = createHash('sha256').update(result.body).digest('hex');
     if (result.status === 304 || (prior.bodyHash === bodyHash && result.status < 400)) return { unchanged: true };
-    const doc = await this.buildDocument(rawUrl, result, proxy, options, ctx);
+    const started = Date.now();
+    const scrapeId = randomUUID();
+    const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
+    await this.pageFormats(doc, page, options, ctx, scrapeId, started);
     const validators = { etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, bodyHash };
-    return { unchanged: false, doc: await this.finish(doc, randomUUID(), ctx, options, true), validators };
+    return { unchanged: false, doc: await this.finish(doc, scrapeId, ctx, options, true), validators };
   }
 
   /** Cache rules: `lockdown` and `minAge` never go out; `maxAge` reuses a young enough copy. */
@@ -209,7 +253,7 @@ export class Scraper {
     // The text is wanted after the transform for rawHtml, and for the block check below when
     // another attempt could follow.
     const fetchTransform = (checkJavaScript: boolean): FetchTransform | undefined =>
-      transform ? { ...pageTransform(o), keepText: attempts.length > 1 || o.formats.some((f) => f.type === 'rawHtml'), checkJavaScript } : undefined;
+      transform ? { ...pageTransform(o), keepText: attempts.length > 1 || neededBy(o.formats).html, checkJavaScript } : undefined;
     for (const [i, proxy] of attempts.entries()) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
       let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(engine.name === 'http' && fallback)));
@@ -228,7 +272,7 @@ export class Scraper {
     return (
       o.waitFor > 0 ||
       o.mobile ||
-      o.formats.some((f) => f.type === 'screenshot') ||
+      neededBy(o.formats).browser ||
       Boolean(o.actions?.length) ||
       o.profile !== undefined ||
       o.keepAlive === true
@@ -301,7 +345,7 @@ export class Scraper {
     proxy: ProxyAttempt,
     o: ScrapeOptions,
     ctx: ScrapeContext,
-  ): Promise<Document> {
+  ): Promise<{ doc: Document; page: PageMaterial }> {
     const want = new Set(o.formats.map((f) => f.type));
     const doc: Document = {
       metadata: {
@@ -356,16 +400,19 @@ export class Scraper {
         pdfs: await Promise.all(result.actions.pdfs.map((p) => link(p, 'application/pdf'))),
       };
     }
-    return doc;
+    const markdown = t?.markdown ?? parsed?.markdown ?? doc.markdown ?? '';
+    return { doc, page: pageMaterial(markdown, text, result.url) };
   }
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean): Promise<Document> {
     doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
     if (!fresh) doc.metadata.creditsUsed = 1;
-    const tracking = o.formats.find((f) => f.type === 'changeTracking');
-    if (tracking?.type === 'changeTracking' && this.deps.changeTracker) {
-      doc.changeTracking = await this.deps.changeTracker.track(ctx.teamId, doc, tracking);
-    }
+    const warnings: string[] = doc.warning ? [doc.warning] : [];
+    const env: StageEnv = { teamId: ctx.teamId, model: undefined, changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
+    await runStage('post', o.formats, doc, pageMaterial(doc.markdown ?? '', undefined, doc.metadata.url), env);
+    // Last, so that no text output (cached or fresh) leaves unredacted.
+    if (o.redactPII) redactDocument(doc, normaliseRedact(o.redactPII), env.warn);
+    if (warnings.length) doc.warning = warnings.join(' ');
     if (ctx.charge) doc.metadata.creditsUsed = await ctx.charge(doc);
     // Lockdown callers ask that no trace of the request be kept, as zero data retention does.
     if (!o.zeroDataRetention && !o.lockdown && ctx.record !== false) await this.deps.documents.recordScrape(scrapeId, ctx.teamId, doc.metadata.sourceURL, doc);
@@ -376,12 +423,17 @@ export class Scraper {
 
 const inlineTransformer = createTransformer(0);
 
+/** Whether any requested format runs on the finished page (a crawl of plain markdown skips the stage). */
+const hasPageStage = memoByObject((o: ScrapeOptions) => o.formats.some((f) => formatOf(f.type).stage === 'page'));
+
 /** Two requests share a cache entry when they would produce the same Document. */
 function cacheKeyFor(url: string, o: ScrapeOptions): string {
   const shaping = {
     url,
     formats: o.formats,
     onlyMainContent: o.onlyMainContent,
+    // The cached page carries the clean-up's result (redaction is applied after the cache).
+    onlyCleanContent: o.onlyCleanContent,
     includeTags: o.includeTags ?? [],
     excludeTags: o.excludeTags ?? [],
     removeBase64Images: o.removeBase64Images,

@@ -53,15 +53,13 @@ describe('validation', () => {
   });
 
   it('names each not-yet-supported option or format instead of ignoring it', async () => {
-    const json = await sdkError(fc.scrape(`${site.url}/article`, { formats: [{ type: 'json', prompt: 'title' }] }));
-    expect(json.status).toBe(400);
-    expect(json.code).toBe('UNSUPPORTED_OPTION');
-    expect(json.message).toContain("'json' format");
-    const pii = await sdkError(fc.scrape(`${site.url}/article`, { redactPII: true }));
-    expect(pii.message).toContain("'redactPII' option");
-    const several = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['summary'], onlyCleanContent: true } as never));
-    expect(several.message).toContain("'summary' format");
-    expect(several.message).toContain("'onlyCleanContent' option");
+    const audio = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['audio'] }));
+    expect(audio.status).toBe(400);
+    expect(audio.code).toBe('UNSUPPORTED_OPTION');
+    expect(audio.message).toContain("'audio' format");
+    const several = await sdkError(fc.scrape(`${site.url}/article`, { formats: ['video'], domainTools: true }));
+    expect(several.message).toContain("'video' format");
+    expect(several.message).toContain("'domainTools' option");
   });
 
   it('answers 400 Invalid URL for a URL that is not http(s)', async () => {

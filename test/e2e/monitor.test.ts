@@ -192,7 +192,7 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       const paused = await fc.updateMonitor(monitorId, { status: 'paused' });
       expect(paused.status).toBe('paused');
       expect(paused.nextRunAt).toBeNull();
-      const updated = await fc.updateMonitor(monitorId, { name: 'Prices', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes' });
+      const updated = await fc.updateMonitor(monitorId, { name: 'Prices', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes', judgeEnabled: false });
       expect(updated).toMatchObject({ name: 'Prices', status: 'paused', schedule: { cron: '0 9 * * 1-5', timezone: 'America/New_York' }, retentionDays: 7, goal: 'price changes' });
       expect(updated.targets[0]!.id).toBe((await fc.getMonitor(monitorId)).targets[0]!.id);
       const resumed = await fc.updateMonitor(monitorId, { status: 'active', goal: null });
@@ -326,6 +326,8 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
         name: 'search',
         schedule: { cron: '0 * * * *' },
         goal: 'kettle news',
+        // No model on this server: the goal is kept, not judged.
+        judgeEnabled: false,
         targets: [{ type: 'search', queries: ['zanzibar kettle'], maxResults: 5 }],
       });
       expect(m.estimatedCreditsPerMonth).toBe((2 + 5) * 24 * 31);
@@ -397,13 +399,14 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       expect(other.changeTracking).toMatchObject({ changeStatus: 'new' });
     });
 
-    it('needs markdown beside it, and its json mode is refused until extraction lands', async () => {
+    it('needs markdown beside it, and its json mode needs a model', async () => {
       const url = `${site.url}/watch-plain/none`;
       const noMarkdown = await sdkError(fc.scrape(url, { formats: [{ type: 'changeTracking' }] }));
       expect(noMarkdown.status).toBe(400);
       const json = await sdkError(fc.scrape(url, { formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] }));
       expect(json.status).toBe(400);
-      expect(json.message).toMatch(/json.*not supported/i);
+      expect(json.code).toBe('MODEL_NOT_CONFIGURED');
+      expect(json.message).toContain('MODEL_BASE_URL');
     });
   });
 

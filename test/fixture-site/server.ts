@@ -13,6 +13,7 @@ import { serveCrawlTree } from './crawl-tree.js';
 import { serveDocument } from './documents.js';
 import { serveFlaky } from './flaky.js';
 import { serveHostile } from './hostile.js';
+import { serveModelPages } from './model-pages.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
 import { serveSearchEngine } from './search-engine.js';
@@ -59,6 +60,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   if (serveFlaky(path, site.hits, res)) return;
   if (serveHostile(url, res)) return;
   if (serveSearchEngine(url, site.url, res)) return;
+  if (serveModelPages(path, res)) return;
 
   switch (path) {
     case '/redirect/1':

@@ -45,8 +45,8 @@ describe('scrape options', () => {
   });
 
   it('lists pending features by path', () => {
-    const o = scrapeRequestSchema.parse({ url: 'x', formats: ['markdown', { type: 'json', prompt: 'p' }], redactPII: true, onlyCleanContent: false });
-    expect(pendingFeatures(o).map((p) => p.path)).toEqual(['redactPII', 'formats.1']);
+    const o = scrapeRequestSchema.parse({ url: 'x', formats: ['markdown', { type: 'json', prompt: 'p' }, 'audio'], redactPII: true, domainTools: true });
+    expect(pendingFeatures(o).map((p) => p.path)).toEqual(['domainTools', 'formats.2']);
   });
 });
 

@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { Document } from '../../core/document.js';
 import type { DocumentRepository } from '../../store/documents.js';
+import type { ModelProvider } from '../../llm/provider.js';
+import { needsModelMessage } from '../../llm/types.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
 import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
@@ -107,6 +109,8 @@ export interface BrowserRouteDeps {
   browserSessions: BrowserSessions;
   documents: DocumentRepository<Document>;
   keys: KeyRepository;
+  /** The language model, when one is configured (prompts need it). */
+  model: ModelProvider | undefined;
   /** Whether sessions hand out a CDP URL (BROWSER_CDP). */
   browserCdp: boolean;
   publicUrl: string | undefined;
@@ -175,9 +179,12 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof interactSchema>;
     const teamId = principalOf(req).teamId;
+    if (!b.code?.trim() && b.prompt && !deps.model) {
+      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needsModelMessage('A prompt'), details: [{ path: ['prompt'], message: needsModelMessage('A prompt') }] });
+    }
     if (!b.code?.trim()) {
       throw new ApiError('UNSUPPORTED_OPTION', {
-        message: b.prompt ? 'Prompts need a language model, and none is configured on this server; send code instead' : "Either 'code' or 'prompt' must be provided",
+        message: b.prompt ? 'Prompts are not supported yet by this server; send code instead' : "Either 'code' or 'prompt' must be provided",
         details: [{ code: 'unsupported', path: [b.prompt ? 'prompt' : 'code'], message: 'Send code' }],
       });
     }

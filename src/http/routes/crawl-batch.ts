@@ -2,11 +2,14 @@
  * Crawl and batch-scrape routes: one shape for both kinds of job. Create, status (paged, and a
  * WebSocket stream on the same path), cancel, errors; plus the list of a team's active crawls.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { ApiError, isApiError } from '../../errors.js';
 import type { Logger } from 'pino';
+import type { ModelProvider } from '../../llm/provider.js';
+import { applyGenerated, optionsFromPrompt, paramsPreviewSchema, type GeneratedOptions } from '../../crawl/prompt.js';
 import { batchRequestSchema, crawlRequestSchema, type BatchRequest, type CrawlRequest } from '../../crawl/options.js';
 import type { JobKind } from '../../crawl/store.js';
 import { TERMINAL } from '../../crawl/store.js';
@@ -32,10 +35,15 @@ function idempotencyKey(req: FastifyRequest): string | undefined {
   return v;
 }
 
+/** The model call behind a crawl prompt: the caller's team and key, a fresh id, a bounded wait. */
+const promptScope = (who: { teamId: string; keyId: string }, timeoutMs: number) => ({ teamId: who.teamId, keyId: who.keyId, requestId: randomUUID(), deadline: Date.now() + timeoutMs });
+
 const basePath = (kind: JobKind) => (kind === 'crawl' ? '/v2/crawl' : '/v2/batch/scrape');
 
 export interface CrawlBatchRouteDeps {
   crawls: CrawlService;
+  /** The language model, when one is configured: a crawl's `prompt` becomes its options. */
+  model: ModelProvider | undefined;
   log: Logger;
   publicUrl: string | undefined;
 }
@@ -46,8 +54,26 @@ export async function crawlBatchRoutes(app: FastifyInstance, deps: CrawlBatchRou
     { schema: { body: crawlRequestSchema, tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'crawl' } },
     async (req) => {
       const base = baseUrlOf(deps.publicUrl, req);
-      const { id } = await deps.crawls.startCrawl(principalOf(req).teamId, req.body as CrawlRequest, idempotencyKey(req), base);
-      return { success: true, id, url: `${base}/v2/crawl/${id}` };
+      const who = principalOf(req);
+      let body = req.body as CrawlRequest;
+      let generated: GeneratedOptions | undefined;
+      if (typeof body.prompt === 'string' && body.prompt.trim()) {
+        generated = await optionsFromPrompt(deps.model, promptScope(who, body.scrapeOptions.timeout), body.url, body.prompt);
+        body = applyGenerated(body, generated, crawlRequestSchema.parse({ url: body.url }));
+      }
+      const { id } = await deps.crawls.startCrawl(who.teamId, body, idempotencyKey(req), base);
+      return { success: true, id, url: `${base}/v2/crawl/${id}`, ...(generated ? { promptGeneratedOptions: generated } : {}) };
+    },
+  );
+
+  app.post(
+    '/v2/crawl/params-preview',
+    { schema: { body: paramsPreviewSchema, tags: ['crawl'] }, config: { scope: 'crawl', bucket: 'crawl' } },
+    async (req) => {
+      const body = req.body as z.output<typeof paramsPreviewSchema>;
+      const who = principalOf(req);
+      const data = await optionsFromPrompt(deps.model, promptScope(who, 60_000), body.url, body.prompt);
+      return { success: true, data: { url: body.url, ...data } };
     },
   );
 

@@ -16,6 +16,7 @@ import type { DocumentParser, ParsedFile } from '../../parse/service.js';
 import type { DocumentRepository } from '../../store/documents.js';
 import type { Document, DocumentMetadata } from '../../core/document.js';
 import { pendingFeatures, type ScrapeOptions } from '../../scrape/options.js';
+import { formatOf } from '../../scrape/formats/registry.js';
 import { principalOf } from '../auth.js';
 import { assertShallow } from '../json-depth.js';
 import { toFieldIssues } from '../validation.js';
@@ -53,6 +54,10 @@ function parseOptionsText(text: string | undefined): ParseOptions {
   const refused = [
     ...pendingFeatures(o as unknown as ScrapeOptions),
     ...o.formats.flatMap((f, i) => (PAGE_ONLY_FORMATS.has(f.type) ? [{ path: `formats.${i}`, message: `The '${f.type}' format is not available for parse` }] : [])),
+    // The model-layer formats run in the scrape pipeline; parse does not run them yet.
+    ...o.formats.flatMap((f, i) =>
+      !PAGE_ONLY_FORMATS.has(f.type) && formatOf(f.type).stage === 'page' ? [{ path: `formats.${i}`, message: `The '${f.type}' format is not supported yet for parse` }] : [],
+    ),
   ];
   if (refused.length) throw new ApiError('UNSUPPORTED_OPTION', { message: refused.map((p) => p.message).join('; '), details: refused });
   return o;

@@ -29,7 +29,8 @@ function disconnectSignal(reply: FastifyReply): AbortSignal {
 
 export function scrapeContext(publicUrl: string | undefined, req: FastifyRequest, reply: FastifyReply): ScrapeContext {
   const base = baseUrlOf(publicUrl, req);
-  return { teamId: principalOf(req).teamId, absoluteUrl: (p) => base + p, signal: disconnectSignal(reply) };
+  const who = principalOf(req);
+  return { teamId: who.teamId, keyId: who.keyId, absoluteUrl: (p) => base + p, signal: disconnectSignal(reply) };
 }
 
 export interface ScrapeRouteDeps {

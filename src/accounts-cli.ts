@@ -2,9 +2,9 @@
  * `gleaner teams ...` and `gleaner credits ...`: the operator's hand on plans, limits and grants.
  * Teams are named by name or id.
  */
-import type { Runtime } from '../runtime.js';
-import { UNLIMITED } from './ledger.js';
-import { plans } from './plans.js';
+import type { Runtime } from './runtime.js';
+import { UNLIMITED } from './billing/ledger.js';
+import { plans } from './billing/plans.js';
 
 type Out = (line: string) => void;
 type Usage = (message: string) => Error;

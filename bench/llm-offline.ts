@@ -1,0 +1,183 @@
+/**
+ * The offline model tier on a real corpus (Debian's PostgreSQL 15 HTML manual), beside a plain
+ * markdown scrape of the same pages in the same run:
+ * - through the API (a server process of its own, pages served on loopback): server CPU per page
+ *   for formats ["markdown"] against ["markdown", "summary", {highlights}], and against
+ *   ["markdown", {json schema}], interleaved rounds;
+ * - in process: the same work added to the bare transform (onlyMainContent + markdown), the
+ *   strictest reading since a real scrape also fetches and answers;
+ * - json: reading the page's structured data and filling a schema, per page.
+ * CPU time, not wall time, is compared: the machine's cores may be shared.
+ *
+ *   node --expose-gc --import tsx bench/llm-offline.ts [--limit N] [--rounds N]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fillSchema } from '../src/llm/offline/fill.js';
+import { rankPassages } from '../src/llm/offline/passages.js';
+import { readPageData } from '../src/llm/offline/structured.js';
+import { extractiveSummary } from '../src/llm/offline/summary.js';
+import { analyse } from '../src/llm/offline/text.js';
+import { transformPage } from '../src/transform/index.js';
+import { Agent, request } from 'undici';
+import { pgDocsDir, serveDir } from './corpus.js';
+import { startGleanerChild, threadCpuMs } from './gleaner-child.js';
+
+export interface ApiCpu {
+  /** Server CPU ms per page (all threads). */
+  markdown: number;
+  summaryHighlights: number;
+  json: number;
+}
+
+export interface LlmOfflineBenchResult {
+  api?: ApiCpu;
+  pages: number;
+  rounds: number;
+  markdownMs: number;
+  withSummaryHighlightsMs: number;
+  overheadPct: number;
+  jsonMedianMs: number;
+  jsonMeanMs: number;
+  jsonP90Ms: number;
+}
+
+const OPTS = { baseUrl: 'https://www.postgresql.org/docs/15/', onlyMainContent: true, includeTags: [], excludeTags: [], removeBase64Images: true };
+const WANTS = { markdown: true, html: false, links: false, images: false };
+const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, description: { type: 'string' }, author: { type: 'string' }, version: { type: 'string' } } };
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+
+export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number } = {}): Promise<LlmOfflineBenchResult | undefined> {
+  const dir = pgDocsDir();
+  if (!dir) return undefined;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, opts.limit ?? 400);
+  const pages = files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+  const queries = pages.map((html) => html.match(/<title>([^<]*)<\/title>/i)?.[1] ?? 'index');
+  const rounds = opts.rounds ?? 3;
+  const plain: number[] = [];
+  const extra: number[] = [];
+  // Interleaved rounds: both variants see the same machine state.
+  for (let r = 0; r < rounds + 1; r++) {
+    let t = performance.now();
+    let chars = 0;
+    // The markdown is read, as a scrape reads it (the transform builds it on first read).
+    for (const html of pages) chars += (transformPage(html, OPTS, WANTS).markdown ?? '').length;
+    if (chars < 0) console.log(chars);
+    const a = performance.now() - t;
+    t = performance.now();
+    pages.forEach((html, i) => {
+      // As the pipeline does: one analysis of the page for both formats.
+      const text = analyse(transformPage(html, OPTS, WANTS).markdown ?? '');
+      extractiveSummary(text);
+      rankPassages(text, queries[i]!);
+    });
+    const b = performance.now() - t;
+    if (r > 0) {
+      plain.push(a);
+      extra.push(b);
+    }
+  }
+  const json: number[] = [];
+  // A warm-up pass: the first pages would otherwise carry the JIT's start.
+  for (const html of pages.slice(0, 50)) fillSchema(SCHEMA, readPageData(html));
+  for (const html of pages) {
+    const t = performance.now();
+    fillSchema(SCHEMA, readPageData(html));
+    json.push(performance.now() - t);
+  }
+  const api = await apiCpu(dir, files, rounds);
+  const markdownMs = quantile(plain, 0.5);
+  const withSummaryHighlightsMs = quantile(extra, 0.5);
+  return {
+    ...(api ? { api } : {}),
+    pages: pages.length,
+    rounds,
+    markdownMs,
+    withSummaryHighlightsMs,
+    overheadPct: ((withSummaryHighlightsMs - markdownMs) / markdownMs) * 100,
+    jsonMedianMs: quantile(json, 0.5),
+    jsonMeanMs: json.reduce((n, x) => n + x, 0) / json.length,
+    jsonP90Ms: quantile(json, 0.9),
+  };
+}
+
+async function apiCpu(dir: string, files: string[], rounds: number): Promise<ApiCpu | undefined> {
+  const site = await serveDir(dir, files);
+  const gleaner = await startGleanerChild({ concurrency: 8 });
+  const agent = new Agent({ connections: 8 });
+  try {
+    const urls = files.map((f) => `${site.url}/${f}`);
+    const scrape = async (url: string, formats: unknown[]) => {
+      const res = await request(`${gleaner.url}/v2/scrape`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${gleaner.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url, formats, maxAge: 0, storeInCache: false }),
+      });
+      const body = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`scrape of ${url} failed: ${res.statusCode} ${body.slice(0, 200)}`);
+    };
+    const cpuOf = async (formats: (u: string) => unknown[]): Promise<number> => {
+      const before = threadCpuMs(gleaner.pid);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < urls.length) {
+            const u = urls[next++]!;
+            await scrape(u, formats(u));
+          }
+        }),
+      );
+      const after = threadCpuMs(gleaner.pid);
+      let ms = 0;
+      for (const [tid, v] of after) ms += v - (before.get(tid) ?? 0);
+      return ms / urls.length;
+    };
+    const variants = {
+      markdown: () => ['markdown'],
+      summaryHighlights: (u: string) => ['markdown', 'summary', { type: 'highlights', query: decodeURIComponent(u.replace(/^.*\//, '').replace(/\.html$/, '').replace(/-/g, ' ')) }],
+      json: () => ['markdown', { type: 'json', schema: SCHEMA }],
+    };
+    const figures: Record<keyof typeof variants, number[]> = { markdown: [], summaryHighlights: [], json: [] };
+    for (let r = 0; r < rounds + 1; r++) {
+      for (const [name, formats] of Object.entries(variants) as [keyof typeof variants, (u: string) => unknown[]][]) {
+        const ms = await cpuOf(formats);
+        if (r > 0) figures[name].push(ms);
+      }
+    }
+    if (figures.markdown.every((x) => x === 0)) return undefined;
+    return { markdown: quantile(figures.markdown, 0.5), summaryHighlights: quantile(figures.summaryHighlights, 0.5), json: quantile(figures.json, 0.5) };
+  } finally {
+    await agent.close();
+    await gleaner.stop();
+    await site.close();
+  }
+}
+
+export function printLlmOfflineBench(r: LlmOfflineBenchResult): void {
+  console.log(`\nOffline model tier on ${r.pages} PostgreSQL manual pages (median of ${r.rounds} interleaved rounds)`);
+  if (r.api) {
+    const pct = (x: number) => (((x - r.api!.markdown) / r.api!.markdown) * 100).toFixed(1);
+    console.log('  through the API, server CPU per page:');
+    console.log(`    formats ["markdown"]                     ${r.api.markdown.toFixed(2)} ms`);
+    console.log(`    + summary + highlights                   ${r.api.summaryHighlights.toFixed(2)} ms  (+${pct(r.api.summaryHighlights)}%, target <= 20%)`);
+    console.log(`    + json {schema} (offline)                ${r.api.json.toFixed(2)} ms  (+${(r.api.json - r.api.markdown).toFixed(2)} ms/page, target <= 5 ms)`);
+  }
+  console.log('  in process, against the bare transform:');
+  console.log(`  markdown transform                       ${r.markdownMs.toFixed(0).padStart(7)} ms  ${(r.markdownMs / r.pages).toFixed(2)} ms/page`);
+  console.log(`  + offline summary + highlights           ${r.withSummaryHighlightsMs.toFixed(0).padStart(7)} ms  ${(r.withSummaryHighlightsMs / r.pages).toFixed(2)} ms/page  (+${r.overheadPct.toFixed(1)}%, target <= 20%)`);
+  console.log(`  offline json from structured data        median ${r.jsonMedianMs.toFixed(2)} ms/page, mean ${r.jsonMeanMs.toFixed(2)}, p90 ${r.jsonP90Ms.toFixed(2)} (target <= 5 ms)`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? Number(process.argv[i + 1]) : undefined;
+  };
+  const limit = arg('--limit');
+  const rounds = arg('--rounds');
+  const r = await runLlmOfflineBench({ ...(limit ? { limit } : {}), ...(rounds ? { rounds } : {}) });
+  if (r) printLlmOfflineBench(r);
+}

@@ -1,0 +1,56 @@
+/**
+ * Extractive summary: the page's most central sentences, verbatim and in page order. A sentence
+ * scores by how frequent its words are across the page (normalised by its length), with a small
+ * lift for the opening paragraphs, where articles state their subject.
+ */
+import { analyse, type PageText, type Sentence } from './text.js';
+
+export interface SummaryOptions {
+  /** Sentences kept at most. */
+  maxSentences?: number;
+}
+
+export function extractiveSummary(page: string | PageText, opts: SummaryOptions = {}): string {
+  const text = typeof page === 'string' ? analyse(page) : page;
+  const keepIdx: number[] = [];
+  text.sentences.forEach((s, i) => {
+    const n = text.ids[i]!.length;
+    if (!s.heading && n >= 3 && n <= 60) keepIdx.push(i);
+  });
+  if (keepIdx.length === 0) return '';
+  const all = keepIdx.map((i) => text.sentences[i]!);
+  // Document frequency of each term over the kept sentences (a term counts once per sentence).
+  const df = new Float64Array(text.vocab.size);
+  const seen = new Int32Array(text.vocab.size).fill(-1);
+  keepIdx.forEach((si, k) => {
+    for (const id of text.ids[si]!) {
+      if (seen[id] === k) continue;
+      seen[id] = k;
+      df[id]!++;
+    }
+  });
+  let maxFreq = 1;
+  for (const d of df) if (d > maxFreq) maxFreq = d;
+  seen.fill(-1);
+  const firstBlock = all[0]!.block;
+  const scored = all.map((s, k) => {
+    const bag = text.ids[keepIdx[k]!]!;
+    let score = 0;
+    for (const id of bag) {
+      if (seen[id] === k) continue;
+      seen[id] = k;
+      score += df[id]! / maxFreq;
+    }
+    score /= Math.sqrt(Math.max(4, bag.length));
+    if (s.block - firstBlock < 2) score *= 1.25;
+    return { s, score };
+  });
+  const keep = Math.min(opts.maxSentences ?? Math.max(3, Math.min(7, Math.round(all.length / 10))), all.length);
+  return scored
+    .sort((a, b) => b.score - a.score)
+    .slice(0, keep)
+    .map((x) => x.s)
+    .sort((a: Sentence, b: Sentence) => a.index - b.index)
+    .map((s) => s.text)
+    .join(' ');
+}

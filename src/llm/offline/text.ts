@@ -1,0 +1,156 @@
+/**
+ * Plain text from a page's markdown, cut into sentences and words: what the offline summary,
+ * highlights and question answering rank. Kept verbatim (no rewording): every passage these
+ * algorithms return is a quote from the page.
+ */
+
+export interface Sentence {
+  text: string;
+  /** Position in the page, from 0. */
+  index: number;
+  /** Index of the paragraph (block) the sentence belongs to. */
+  block: number;
+  heading: boolean;
+}
+
+const STOPWORDS = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our out she so than that the their them then there these they this those to too up us was we ' +
+    'were what when where which while who whom why will with would you your yours about after all also any because before ' +
+    'being between both each few more most other over own same should some such through under until very just only'
+  ).split(' '),
+);
+
+const MARKUP = /[![\]<*_`|]|\s\s/;
+
+/** Markdown syntax out, words and punctuation kept. */
+export function inlineText(line: string): string {
+  // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
+  if (!MARKUP.test(line)) return line;
+  // Links and images to their text, tags to a space, bold and code marks out: one pass.
+  let out = line.replace(/!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''));
+  if (out.includes('*') || out.includes('_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
+  if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+const SENTENCE_END = /(?<=[.!?]["')\]]?)\s+(?=["'([]?[\p{Lu}\p{N}])/u;
+
+/** Sentences of a markdown page in reading order; code blocks and table rulers left out. */
+export function sentences(markdown: string): Sentence[] {
+  const out: Sentence[] = [];
+  let block = 0;
+  let inCode = false;
+  let lastBlank = true;
+  for (const raw of markdown.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('```') || line.startsWith('~~~')) {
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode) continue;
+    if (!line) {
+      if (!lastBlank) block++;
+      lastBlank = true;
+      continue;
+    }
+    lastBlank = false;
+    const first = line.charCodeAt(0);
+    // `|`, `-`, `*`, `#`, `>`, `+`, digits: the only lines that may carry block markup.
+    const marked = first === 124 || first === 45 || first === 42 || first === 35 || first === 62 || first === 43 || (first >= 48 && first <= 57);
+    if (marked && (/^\|?\s*:?-{3,}/.test(line) || /^(-{3,}|\*{3,})$/.test(line))) continue;
+    const heading = first === 35 && /^#{1,6}\s/.test(line);
+    const bare = marked ? line.replace(/^#{1,6}\s+/, '').replace(/^([-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, '') : line;
+    const text = inlineText(bare);
+    if (!text) continue;
+    if (heading) {
+      out.push({ text, index: out.length, block, heading: true });
+      block++;
+      continue;
+    }
+    // Most lines hold one sentence or a fragment: split only where an end mark meets a space.
+    if (!/[.!?]["')\]]?\s/.test(text)) {
+      out.push({ text, index: out.length, block, heading: false });
+      continue;
+    }
+    for (const part of text.split(SENTENCE_END)) {
+      const t = part.trim();
+      if (t) out.push({ text: t, index: out.length, block, heading: false });
+    }
+  }
+  return out;
+}
+
+/** A crude English stem: enough to let "baking" meet "bake" and "ovens" meet "oven". */
+function stem(w: string): string {
+  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
+  if (w.length > 4 && w.endsWith('ies')) return w.slice(0, -3) + 'y';
+  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
+  if (w.length > 4 && w.endsWith('e')) return w.slice(0, -1);
+  return w;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu;
+const NOT_ASCII_WORD = /[^a-z0-9'_-]+/;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** Content words, lower-cased and stemmed. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
+  // the Unicode word pattern.
+  const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+  for (const w of words) {
+    // The ASCII split leaves words that start with ' _ or -: not words.
+    const c = w.charCodeAt(0);
+    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+/**
+ * A page's sentences with their terms as numbers (one vocabulary per page): worked out once, read
+ * by the summary and the passages, which then count with arrays instead of string maps.
+ */
+export interface PageText {
+  sentences: Sentence[];
+  ids: Int32Array[];
+  vocab: Map<string, number>;
+}
+
+export function analyse(markdown: string): PageText {
+  const list = sentences(markdown);
+  const vocab = new Map<string, number>();
+  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word).
+  const wordIds = new Map<string, number>();
+  const idOf = (w: string): number => {
+    let id = wordIds.get(w);
+    if (id !== undefined) return id;
+    const c = w.charCodeAt(0);
+    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
+    else {
+      const t = stem(w);
+      id = vocab.get(t);
+      if (id === undefined) vocab.set(t, (id = vocab.size));
+    }
+    wordIds.set(w, id);
+    return id;
+  };
+  const ids = list.map((s) => {
+    if (s.heading) return new Int32Array(0);
+    const lower = s.text.toLowerCase();
+    const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+    const out: number[] = [];
+    for (const w of words) {
+      if (!w) continue;
+      const id = idOf(w);
+      if (id >= 0) out.push(id);
+    }
+    return Int32Array.from(out);
+  });
+  return { sentences: list, ids, vocab };
+}

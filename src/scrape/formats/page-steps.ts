@@ -1,0 +1,61 @@
+/**
+ * Options that reshape a page's text rather than add a format: `onlyCleanContent` (before the
+ * formats read the markdown) and `redactPII` (after every text output exists, so none escapes it).
+ */
+import type { Document } from '../../core/document.js';
+import { cleanMarkdown } from '../../llm/offline/clean.js';
+import { detectPii, PII_ENTITIES, redactText, type PiiEntity, type ReplaceStyle } from '../../llm/offline/pii.js';
+import { cleanWithModel } from '../../llm/tasks.js';
+import type { ModelSession } from '../../llm/types.js';
+import { withModel } from './model-fallback.js';
+import type { FormatRun } from './types.js';
+
+export async function cleanContent(markdown: string, model: ModelSession | undefined, r: Pick<FormatRun, 'warn'>): Promise<string> {
+  if (model) {
+    const tooLong = model.contextTokens * 4 < markdown.length;
+    if (tooLong) {
+      r.warn('onlyCleanContent: the page is longer than the model can rewrite in one answer, so its markdown is returned as it was.');
+      return markdown;
+    }
+    const cleaned = await withModel({ warn: r.warn } as FormatRun, 'onlyCleanContent', () => cleanWithModel(model, markdown));
+    if (cleaned) return cleaned;
+  }
+  const out = cleanMarkdown(markdown);
+  r.warn(`onlyCleanContent: rule-based clean-up without a model (${out.removedLines} boilerplate line${out.removedLines === 1 ? '' : 's'} removed).`);
+  return out.markdown;
+}
+
+export interface RedactOptions {
+  mode: 'fast' | 'accurate' | 'aggressive';
+  entities: PiiEntity[];
+  replaceStyle: ReplaceStyle;
+}
+
+export const normaliseRedact = (v: true | Partial<RedactOptions>): RedactOptions => {
+  const o = v === true ? {} : v;
+  return { mode: o.mode ?? 'accurate', entities: o.entities?.length ? o.entities : [...PII_ENTITIES], replaceStyle: o.replaceStyle ?? 'tag' };
+};
+
+/** Every text the Document carries, the JSON answer's strings included, with PII replaced. */
+export function redactDocument(doc: Document, o: RedactOptions, warn: (m: string) => void): void {
+  const names = o.mode !== 'fast';
+  const detect = (t: string) => detectPii(t, { entities: o.entities, names });
+  const text = (t: string | undefined, html = false) => (t === undefined ? t : redactText(t, detect(t), o.replaceStyle, html));
+  doc.markdown = text(doc.markdown);
+  doc.html = text(doc.html, true);
+  doc.rawHtml = text(doc.rawHtml, true);
+  doc.summary = text(doc.summary);
+  doc.answer = text(doc.answer);
+  doc.highlights = text(doc.highlights);
+  if (doc.links) doc.links = doc.links.filter((l) => detect(l).length === 0);
+  if (doc.json !== undefined) doc.json = deep(doc.json, (s) => text(s)!);
+  for (const k of ['markdown', 'html', 'rawHtml', 'summary', 'answer', 'highlights'] as const) if (doc[k] === undefined) delete doc[k];
+  if (names) warn(`redactPII: '${o.mode}' mode ran offline (patterns plus an NLP pass for names and places); expect some misses and false hits.`);
+}
+
+function deep(v: unknown, f: (s: string) => string): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => deep(x, f));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x, f)]));
+  return v;
+}
