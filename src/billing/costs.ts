@@ -12,6 +12,8 @@ export const COSTS = {
   lockdownHit: 5,
   /** A lockdown scrape that found nothing in the cache (the request still fails with 404). */
   lockdownMiss: 1,
+  /** Added by a json format (extraction, with or without a model). */
+  jsonFormat: 4,
   /** Added when a json format asks for a prompt-injection check. */
   promptInjectionCheck: 4,
   /** Added per URL the threat scanner looks at. */
@@ -22,24 +24,21 @@ export const COSTS = {
   searchResult: 1,
 } as const;
 
-/** What a scrape's options add on top of its pages; `proxy: enhanced` adds nothing. */
+/** What changes a scrape's price beyond what the pipeline counted; `proxy: enhanced` adds nothing. */
 export interface ScrapeCostOptions {
   lockdown?: boolean;
-  formats?: ReadonlyArray<{ type: string }>;
-}
-
-function asksPromptInjectionCheck(formats: ScrapeCostOptions['formats']): boolean {
-  return (formats ?? []).some((f) => f.type === 'json' && (f as { checkPromptInjection?: unknown }).checkPromptInjection === true);
 }
 
 /**
- * A finished scrape's cost. `billablePages` is what the pipeline counted: 1 for a web page, the
- * page count of a document parsed with `parsers` (1 when the list is empty: the bytes come back
- * unparsed).
+ * A finished scrape's cost. The pipeline counts the page units into `metadata.creditsUsed`: 1
+ * for a web page, the page count of a document parsed with `parsers` (1 when the list is empty:
+ * the bytes come back unparsed), plus what the requested formats declare (the formats table,
+ * scrape/formats: json and its prompt-injection check, priced from COSTS above). A lockdown
+ * answer's page is priced as a lockdown hit.
  */
 export function scrapeCost(doc: Pick<Document, 'metadata'>, o: ScrapeCostOptions): number {
-  const base = o.lockdown ? COSTS.lockdownHit : Math.max(1, doc.metadata.creditsUsed ?? COSTS.page) * COSTS.page;
-  return base + (asksPromptInjectionCheck(o.formats) ? COSTS.promptInjectionCheck : 0);
+  const counted = Math.max(COSTS.page, doc.metadata.creditsUsed ?? COSTS.page);
+  return o.lockdown ? counted - COSTS.page + COSTS.lockdownHit : counted;
 }
 
 /** The least a billable request can cost: a team that cannot pay this much gets 402. */

@@ -78,11 +78,11 @@ describe.each(backends)('credit ledger ($name)', ({ url }) => {
 
 describe('cost table', () => {
   const page = { metadata: { creditsUsed: 1 } } as never;
-  it('prices a page, a parsed PDF per page, lockdown hits and the prompt-injection check', () => {
+  it('prices what the pipeline counted, and a lockdown answer as a hit', () => {
     expect(scrapeCost(page, {})).toBe(COSTS.page);
     expect(scrapeCost({ metadata: { creditsUsed: 7 } } as never, {})).toBe(7);
-    expect(scrapeCost({ metadata: { creditsUsed: 7 } } as never, { lockdown: true })).toBe(COSTS.lockdownHit);
-    expect(scrapeCost(page, { formats: [{ type: 'json', checkPromptInjection: true } as { type: string }] })).toBe(1 + COSTS.promptInjectionCheck);
-    expect(scrapeCost(page, { formats: [{ type: 'json' }] })).toBe(1);
+    expect(scrapeCost(page, { lockdown: true })).toBe(COSTS.lockdownHit);
+    // A lockdown answer with a json format: the format's part stays on top of the hit.
+    expect(scrapeCost({ metadata: { creditsUsed: 1 + COSTS.jsonFormat } } as never, { lockdown: true })).toBe(COSTS.lockdownHit + COSTS.jsonFormat);
   });
 });

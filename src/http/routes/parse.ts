@@ -145,7 +145,7 @@ export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): P
         const scrapeId = randomUUID();
         const doc = toDocument(parsed, o, file.filename, scrapeId);
         const { teamId, keyId } = principalOf(req);
-        doc.metadata.creditsUsed = await deps.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, o) });
+        doc.metadata.creditsUsed = await deps.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, {}) });
         req.creditsCharged = doc.metadata.creditsUsed;
         if (!o.zeroDataRetention) await deps.documents.recordScrape(scrapeId, teamId, file.filename, doc);
         return { success: true, data: doc };

@@ -5,6 +5,7 @@
  * alone needs a model. `checkPromptInjection` screens the page first (heuristics, then the model).
  */
 import { z } from 'zod';
+import { COSTS } from '../../billing/costs.js';
 import { ApiError } from '../../errors.js';
 import { fillSchema, type JsonSchema } from '../../llm/offline/fill.js';
 import { injectionHeuristics } from '../../llm/offline/injection.js';
@@ -61,7 +62,7 @@ export const jsonFormat = defineFormat<JsonEntry>({
   type: 'json',
   schema: jsonFormatSchema,
   needs: needs({ html: true, markdown: true, model: 'optional' }),
-  cost: (e) => 4 + (e.checkPromptInjection ? 4 : 0),
+  cost: (e) => COSTS.jsonFormat + (e.checkPromptInjection ? COSTS.promptInjectionCheck : 0),
   output: 'json',
   description: 'Structured data matching a JSON Schema (and/or a prompt). Without a model: from the page\'s structured data; a prompt alone needs a model.',
   stage: 'page',
