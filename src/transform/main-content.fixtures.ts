@@ -29,3 +29,13 @@ export const NEWS_PAGE = `<!doctype html><html lang="en"><head><title>Budget app
 </div>
 <footer><p>Copyright 2024 Example News</p><a href="/privacy">Privacy</a></footer>
 </body></html>`;
+
+export const prose = (n: number) =>
+  `Paragraph ${n} of the story explains, in plain words, what happened and why it matters to readers.`;
+/** A shop's product page: its title and three paragraphs of description, and `beside` after them. */
+export const productPage = (title: string, beside: string) =>
+  `<body><div><div><h1>${title}</h1>${[1, 2, 3].map((n) => `<p>${prose(n)}</p>`).join('')}</div>${beside}</div></body>`;
+export const teasers = (label: string) =>
+  `<div class="${label}"><h3>More from the site</h3>${[1, 2, 3]
+    .map((n) => `<div><a href="/t${n}">Teaser headline number ${n}</a><p>A short teaser, to tempt you.</p></div>`)
+    .join('')}</div>`;

@@ -22,7 +22,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { isApiError } from '../errors.js';
 import { tasks } from '../jobs/catalog.js';
 import { claimed, ClaimLoop, leaseFree } from '../jobs/lease.js';
-import { guardedConnector } from '../scrape/engines/http.js';
+import { guardedConnector } from '../security/connector.js';
 import type { SsrfGuard } from '../security/ssrf.js';
 import type { Database, WebhookDeliveriesTable } from '../store/schema.js';
 import { VERSION } from '../version.js';

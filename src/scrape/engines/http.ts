@@ -4,11 +4,11 @@
  */
 import { Buffer } from 'node:buffer';
 import { EventEmitter } from 'node:events';
-import type { Socket } from 'node:net';
 import zlib from 'node:zlib';
-import { Agent, ProxyAgent, Socks5ProxyAgent, buildConnector, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, Socks5ProxyAgent, request, type Dispatcher } from 'undici';
 import { ApiError, isApiError } from '../../errors.js';
 import { responseTooLarge } from './too-large.js';
+import { guardedConnector } from '../../security/connector.js';
 import type { SsrfGuard } from '../../security/ssrf.js';
 import { decodeBody, isTextual } from '../../core/charset.js';
 import type { Engine, FetchRequest, FetchResult } from '../types.js';
@@ -102,23 +102,6 @@ export class HttpEngine implements Engine {
     this.dispatchers.set(key, d);
     return d;
   }
-}
-
-/** A connector that resolves through the guard and refuses a socket whose peer is not allowed. */
-export function guardedConnector(guard: SsrfGuard, tls: { rejectUnauthorized: boolean }): buildConnector.connector {
-  const base = buildConnector({ ...tls, lookup: guard.lookup } as buildConnector.BuildOptions);
-  return (options, callback) =>
-    base(options, (err, socket) => {
-      if (err || !socket) return callback(err ?? new Error('connect failed'), null);
-      const peer = (socket as Socket).remoteAddress;
-      try {
-        if (peer) guard.checkAddress(peer, `${options.protocol}//${options.hostname}`);
-      } catch (e) {
-        socket.destroy();
-        return callback(e as Error, null);
-      }
-      callback(null, socket);
-    });
 }
 
 /**
