@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BlobStore } from '../../src/store/blobs.js';
-import type { Store } from '../../src/store/db.js';
-import { scratchStore } from '../helpers/scratch-store.js';
-import { DocumentRepository } from '../../src/store/documents.js';
-import { KeyRepository, hasScope } from '../../src/store/keys.js';
+import { BlobStore } from './blobs.js';
+import type { Store } from './db.js';
+import { scratchStore } from '../../test/helpers/scratch-store.js';
+import { DocumentRepository } from './documents.js';
+import { KeyRepository, hasScope } from './keys.js';
 
 const backends: { name: string; databaseUrl?: string }[] = [{ name: 'sqlite' }];
 if (process.env.DATABASE_URL) backends.push({ name: 'postgres', databaseUrl: process.env.DATABASE_URL });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressPolicy, SsrfGuard } from '../../src/security/ssrf.js';
+import { AddressPolicy, SsrfGuard } from './ssrf.js';
 
 describe('address policy', () => {
   const strict = new AddressPolicy();

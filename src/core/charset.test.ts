@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { decodeBody, detectCharset, isTextual } from '../../src/core/charset.js';
+import { decodeBody, detectCharset, isTextual } from './charset.js';
 
 describe('charset detection', () => {
   const cafe = iconv.encode('<p>Café — 5 €</p>', 'windows-1252');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksBlocked, needsJavaScript, visibleTextLength } from '../../src/scrape/detect.js';
+import { looksBlocked, needsJavaScript, visibleTextLength } from './detect.js';
 
 describe('does a page need JavaScript?', () => {
   it('says yes for an empty mount point', () => {

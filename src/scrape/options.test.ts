@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { catalog } from '../../src/errors.js';
-import { effectiveMaxAge, pendingFeatures, scrapeRequestSchema } from '../../src/scrape/options.js';
-import { proxyAttempts } from '../../src/scrape/proxy.js';
+import { catalog } from '../errors.js';
+import { effectiveMaxAge, pendingFeatures, scrapeRequestSchema } from './options.js';
+import { proxyAttempts } from './proxy.js';
 
 describe('scrape options', () => {
   it('fills the documented defaults', () => {
