@@ -1,6 +1,7 @@
 /**
- * The transform's layout as a specification: its modules import each other without circles, and
- * none of its source files grows past a size one can read.
+ * The layout as a specification: modules import each other without circles, between files and
+ * between folders; a feature folder never reaches up into the HTTP layer or the process
+ * assembly (runtime, workers, the CLI); and no file grows past a size one can read.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,19 +11,25 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const MAX_LINES = 600;
 
-function sourceFiles(dir: string): string[] {
+/** The assembly of a process, above every feature folder (and `http/`, the API layer). */
+const ASSEMBLY = new Set(['http', 'runtime', 'workers', 'main', 'accounts-cli', 'startup']);
+
+function tsFiles(dir: string): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...sourceFiles(p));
-    else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) out.push(p);
+    if (e.isDirectory()) out.push(...tsFiles(p));
+    else if (e.name.endsWith('.ts')) out.push(p);
   }
   return out;
 }
 
+/** A file's top-level folder under src/, or its own name for a file at the top. */
+const folderOf = (f: string) => path.relative(ROOT, f).split(path.sep)[0]!.replace(/\.ts$/, '');
+
 const IMPORT = /^(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'|^import\s+'(\.[^']+)'/gm;
 
-/** Each module's imports of other modules in the folder (type-only imports included). */
+/** Each module's imports of other modules under src/ (type-only imports included). */
 function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const f of files) {
@@ -55,16 +62,36 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-describe('the transform folder', () => {
-  const files = sourceFiles(ROOT);
+describe('the source tree', () => {
+  const all = tsFiles(ROOT);
+  const files = all.filter((f) => !f.endsWith('.test.ts'));
+  const graph = importGraph(files);
   const rel = (f: string) => path.relative(ROOT, f);
 
-  it('has no import circle', () => {
-    expect(circles(importGraph(files)).map((c) => c.map(rel).join(' -> '))).toEqual([]);
+  it('has no import circle between files', () => {
+    expect(circles(graph).map((c) => c.map(rel).join(' -> '))).toEqual([]);
   });
 
-  it(`has no source file over ${MAX_LINES} lines`, () => {
-    const long = files
+  it('has no import circle between folders', () => {
+    const folders = new Map<string, string[]>();
+    for (const [f, deps] of graph) {
+      const from = folderOf(f);
+      const to = folders.get(from) ?? [];
+      for (const d of deps) if (folderOf(d) !== from && !to.includes(folderOf(d))) to.push(folderOf(d));
+      folders.set(from, to);
+    }
+    expect(circles(folders).map((c) => c.join(' -> '))).toEqual([]);
+  });
+
+  it('keeps feature folders from importing the HTTP layer or the process assembly', () => {
+    const upward = [...graph].flatMap(([f, deps]) =>
+      ASSEMBLY.has(folderOf(f)) ? [] : deps.filter((d) => ASSEMBLY.has(folderOf(d))).map((d) => `${rel(f)} -> ${rel(d)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it(`has no file over ${MAX_LINES} lines, tests included`, () => {
+    const long = all
       .map((f) => ({ file: rel(f), lines: fs.readFileSync(f, 'utf8').split('\n').length }))
       .filter((f) => f.lines > MAX_LINES);
     expect(long).toEqual([]);
