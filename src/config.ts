@@ -161,9 +161,14 @@ export interface ModelSettings {
   apiKey: string;
   name: string;
   smallName: string | undefined;
+  /** Longest a single call may take (each attempt; the request's own deadline may be shorter). */
   timeoutMs: number;
+  /** Calls in flight per team. */
   concurrency: number;
+  /** Tokens of page content one prompt carries; longer pages are split. */
   contextTokens: number;
+  /** Retries after a 429, 5xx or a connection failure (the provider's default when absent). */
+  maxRetries?: number;
 }
 
 /**

@@ -26,21 +26,7 @@ import {
   type ModelSession,
   type TextRequest,
 } from './types.js';
-
-export interface ModelSettings {
-  baseUrl: string | undefined;
-  apiKey: string;
-  name: string;
-  smallName: string | undefined;
-  /** Longest a single call may take (each attempt; the request's own deadline may be shorter). */
-  timeoutMs: number;
-  /** Calls in flight per team. */
-  concurrency: number;
-  /** Tokens of page content one prompt carries; longer pages are split. */
-  contextTokens: number;
-  /** Retries after a 429, 5xx or a connection failure. */
-  maxRetries?: number;
-}
+import type { ModelSettings } from '../config.js';
 
 export type OutputMode = 'json_schema' | 'tools' | 'json_object' | 'plain';
 const MODES: OutputMode[] = ['json_schema', 'tools', 'json_object', 'plain'];
