@@ -29,7 +29,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { procCpuSeconds, procStatusKb, startGleanerChild, tail, threadCpuMs, waitExit, type GleanerChild } from './gleaner-child.js';
+import { api, procCpuSeconds, procStatusKb, startGleanerChild, tail, threadCpuMs, waitExit, type GleanerChild } from './gleaner-child.js';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024;
@@ -40,17 +40,6 @@ interface CrawlStatus {
   completed?: number;
   total?: number;
   error?: string;
-}
-
-async function api<T>(g: GleanerChild, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${g.url}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${g.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
 }
 
 interface GleanerCrawlResult {

@@ -162,3 +162,14 @@ export async function startGleanerChild(opts: { concurrency: number; cpuProfDir?
   };
 }
 
+/** One JSON call to a child's API with its key; a non-2xx answer throws with its body. */
+export async function api<T>(g: GleanerChild, method: string, p: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${g.url}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${g.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}

@@ -21,7 +21,7 @@ import type { LocalIndex } from '../src/search/local/local-index.js';
 import { urlWords, type PageText } from '../src/search/local/page-text.js';
 import { dropSchema, openStore, type Store } from '../src/store/db.js';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { startGleanerChild, type GleanerChild } from './gleaner-child.js';
+import { api, startGleanerChild, type GleanerChild } from './gleaner-child.js';
 
 const TEAM = 'bench-team';
 
@@ -188,17 +188,6 @@ interface CrawlFigures {
   label: string;
   pages: number;
   seconds: number;
-}
-
-async function api<T>(g: GleanerChild, method: string, p: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${g.url}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${g.key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
 }
 
 async function crawlOnce(g: GleanerChild, startUrl: string, limit: number): Promise<{ pages: number; seconds: number }> {
