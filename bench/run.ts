@@ -11,6 +11,7 @@ import { printBrowserBench, runBrowserBench } from './browser.js';
 import { printPatternBench, runPatternBench } from './patterns.js';
 import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
 import { printLlmOfflineBench, runLlmOfflineBench } from './llm-offline.js';
+import { printLinkFloodBench, runLinkFloodBench } from './link-flood.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -22,6 +23,7 @@ const crawl = await runCrawlBench({ rounds: 3 });
 if (crawl) printCrawlBench(crawl);
 
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
+printLinkFloodBench(await runLinkFloodBench());
 
 printParseBench(await runParseBench());
 

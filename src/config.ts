@@ -79,6 +79,8 @@ const envSchema = z.object({
   JOB_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(24),
   /** How long a cached page may serve `maxAge` requests, in hours; older entries are deleted. */
   CACHE_TTL_HOURS: z.coerce.number().positive().max(24 * 365).default(7 * 24),
+  /** Pages whose Document is larger are not cached: storing tens of MB costs more than a fresh fetch. */
+  CACHE_MAX_DOCUMENT_MB: z.coerce.number().positive().max(1024).default(8),
   /** SMTP server for monitor email, e.g. `smtp://user:pass@mail.example.com:587` (smtps:// for TLS). */
   SMTP_URL: z.string().url().optional(),
   /** Sender address of monitor email. */
@@ -143,6 +145,7 @@ export interface Config {
   crawlMaxLinksPerPage: number;
   jobTtlMs: number;
   cacheTtlMs: number;
+  cacheMaxDocumentChars: number;
   jobLeaseMs: number | undefined;
   transformThreads: number;
   smtpUrl: string | undefined;
@@ -262,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     crawlMaxLinksPerPage: e.CRAWL_MAX_LINKS_PER_PAGE,
     jobTtlMs: Math.round(e.JOB_TTL_HOURS * 3600 * 1000),
     cacheTtlMs: Math.round(e.CACHE_TTL_HOURS * 3600 * 1000),
+    cacheMaxDocumentChars: Math.round(e.CACHE_MAX_DOCUMENT_MB * 1024 * 1024),
     jobLeaseMs: e.JOB_LEASE_MS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,

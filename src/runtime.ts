@@ -142,6 +142,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     documents,
     blobs,
     proxies: config.proxies,
+    cacheMaxDocumentChars: config.cacheMaxDocumentChars,
     transformer,
     parser,
     changeTracker,

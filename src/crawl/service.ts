@@ -35,7 +35,11 @@ export interface JobStatusPage {
   creditsUsed: number;
   expiresAt: string;
   next?: string;
-  data: unknown[];
+  /**
+   * The page's Documents as stored, JSON text each: the route splices them into its answer, so a
+   * large Document is neither parsed nor serialised again on the event loop.
+   */
+  documents: string[];
   /** Why the job ended early (e.g. it ran out of credits). */
   error?: string;
 }
@@ -139,12 +143,12 @@ export class CrawlService {
     const skip = page.skip ?? 0;
     const limit = page.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await this.deps.repo.results.page(id, skip, limit);
-    const data: unknown[] = [];
+    const documents: string[] = [];
     let bytes = 0;
     for (const r of rows) {
-      if (data.length > 0 && bytes + r.document.length > PAGE_BYTES) break;
+      if (documents.length > 0 && bytes + r.document.length > PAGE_BYTES) break;
       bytes += r.document.length;
-      data.push(JSON.parse(r.document));
+      documents.push(r.document);
     }
     const stored = await this.deps.repo.results.count(id);
     const out: JobStatusPage = {
@@ -153,11 +157,11 @@ export class CrawlService {
       total: job.discovered,
       creditsUsed: job.creditsUsed,
       expiresAt: new Date(job.expiresAt).toISOString(),
-      data,
+      documents,
     };
     if (job.status === 'failed' && job.error) out.error = job.error;
     // `next` only when stored documents remain: waiters follow it on every poll.
-    if (stored > skip + data.length) out.next = selfUrl(skip + data.length, page.limit);
+    if (stored > skip + documents.length) out.next = selfUrl(skip + documents.length, page.limit);
     return out;
   }
 

@@ -89,6 +89,11 @@ export interface ScraperDeps {
   documents: DocumentRepository<Document>;
   blobs: BlobStore;
   proxies: Config['proxies'];
+  /**
+   * Pages whose Document would be longer (JSON characters, estimated) are not cached: serialising
+   * and storing tens of megabytes holds the event loop for longer than fetching the page again.
+   */
+  cacheMaxDocumentChars?: number;
   /** Where extraction and markdown run; inline when absent. */
   transformer?: Transformer;
   /** The `changeTracking` format; absent means the format is ignored. */
@@ -105,6 +110,19 @@ export interface ScraperDeps {
 
 /** Time kept back from a request's timeout for the answer to leave after the model work. */
 const MODEL_MARGIN_MS = 250;
+
+const DEFAULT_MAX_CACHED_CHARS = 8 * 1024 * 1024;
+
+/** Whether a Document's JSON is at most `max` characters, judged from its long fields without serialising it. */
+export function roughlyFits(doc: Document, max: number): boolean {
+  let n = 4096;
+  for (const v of Object.values(doc)) {
+    if (typeof v === 'string') n += v.length;
+    else if (Array.isArray(v)) for (const item of v) n += typeof item === 'string' ? item.length + 3 : 256;
+    if (n > max) return false;
+  }
+  return true;
+}
 
 export class Scraper {
   constructor(private readonly deps: ScraperDeps) {}
@@ -130,7 +148,7 @@ export class Scraper {
     const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     await this.pageFormats(doc, page, options, ctx, scrapeId, started);
     if (consultCache) doc.metadata.cacheState = 'miss';
-    if (cacheable && result.status < 500) {
+    if (cacheable && result.status < 500 && roughlyFits(doc, this.deps.cacheMaxDocumentChars ?? DEFAULT_MAX_CACHED_CHARS)) {
       // The warning is about this fetch's route (its proxy), not the page a later hit reads.
       const { warning: _routeWarning, ...page } = doc;
       await this.deps.documents.putCached(ctx.teamId, cacheKey, url, page);

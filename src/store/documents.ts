@@ -29,7 +29,10 @@ export class DocumentRepository<D = unknown> {
     await this.db
       .insertInto('scrape_cache')
       .values({ team_id: teamId, cache_key: cacheKey, url, document: json, stored_at: storedAt })
-      .onConflict((oc) => oc.columns(['team_id', 'cache_key']).doUpdateSet({ url, document: json, stored_at: storedAt }))
+      // `excluded` rather than the values again: a large document is bound to the statement once.
+      .onConflict((oc) =>
+        oc.columns(['team_id', 'cache_key']).doUpdateSet((eb) => ({ url: eb.ref('excluded.url'), document: eb.ref('excluded.document'), stored_at: eb.ref('excluded.stored_at') })),
+      )
       .execute();
   }
 

@@ -125,4 +125,28 @@ describe('crawl path patterns', () => {
       await capped.close();
     }
   });
+
+  it('does not cache a page whose Document is over CACHE_MAX_DOCUMENT_MB, and serves its crawl status whole', async () => {
+    const small = await startGleaner({ embedded: true, overrides: { cacheMaxDocumentChars: 64 * 1024 } });
+    try {
+      const sfc = new Firecrawl({ apiKey: small.key, apiUrl: small.url });
+      const big = `${site.url}/hostile/links?n=5000`;
+      const first = await sfc.scrape(big, { formats: ['markdown'] });
+      expect(first.markdown!.length).toBeGreaterThan(64 * 1024);
+      const again = await sfc.scrape(big, { formats: ['markdown'] });
+      expect(again.metadata?.cacheState).toBe('miss');
+      const leaf = `${site.url}/hostile/links/1`;
+      await sfc.scrape(leaf, { formats: ['markdown'] });
+      expect((await sfc.scrape(leaf, { formats: ['markdown'] })).metadata?.cacheState).toBe('hit');
+
+      const job = await sfc.crawl(big, { limit: 1, sitemap: 'skip', scrapeOptions: { formats: ['markdown', 'links'] } });
+      expect(job.status).toBe('completed');
+      expect(job.data).toHaveLength(1);
+      expect(job.data[0]!.markdown).toBe(first.markdown);
+      expect(job.data[0]!.links).toHaveLength(5000);
+    } finally {
+      await small.close();
+    }
+  });
 });
+

@@ -103,13 +103,13 @@ export async function crawlBatchRoutes(app: FastifyInstance, deps: CrawlBatchRou
       url: `${path}/:id`,
       schema: { params: idParams, querystring: pageQuery, tags: [kind] },
       config: { scope, bucket: 'status' },
-      handler: async (req) => {
+      handler: async (req, reply) => {
         const { id } = req.params as z.output<typeof idParams>;
         const q = req.query as z.output<typeof pageQuery>;
         const base = baseUrlOf(deps.publicUrl, req);
         const selfUrl = (skip: number, limit?: number) => `${base}${path}/${id}?skip=${skip}${limit !== undefined ? `&limit=${limit}` : ''}`;
-        const page = await deps.crawls.status(principalOf(req).teamId, id, kind, { ...(q.skip !== undefined ? { skip: q.skip } : {}), ...(q.limit !== undefined ? { limit: q.limit } : {}) }, selfUrl);
-        return { success: true, ...page };
+        const { documents, ...page } = await deps.crawls.status(principalOf(req).teamId, id, kind, { ...(q.skip !== undefined ? { skip: q.skip } : {}), ...(q.limit !== undefined ? { limit: q.limit } : {}) }, selfUrl);
+        return reply.type('application/json; charset=utf-8').send(withRawData({ success: true, ...page }, documents));
       },
       wsHandler: (socket, req) => {
         const { id } = req.params as { id: string };
@@ -186,4 +186,10 @@ async function watch(deps: CrawlBatchRouteDeps, socket: WebSocket, teamId: strin
     send({ type: 'error', error });
     if (open) socket.close(isApiError(e) && e.status === 404 ? 1008 : 1011, error.slice(0, 120));
   }
+}
+
+/** `body` as JSON text with a `data` array of documents that are JSON text already. */
+function withRawData(body: Record<string, unknown>, documents: readonly string[]): string {
+  const head = JSON.stringify(body);
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"data":[${documents.join(',')}]}`;
 }

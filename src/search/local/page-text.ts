@@ -10,6 +10,8 @@ import type { Document } from '../../core/document.js';
  * a long tail costs as much as the rest of the page's processing.
  */
 export const MAX_BODY_CHARS = 20_000;
+/** Markdown read for the body and headings: the body's worth with room for link targets and markup. */
+const MAX_MARKDOWN_CHARS = MAX_BODY_CHARS * 8;
 
 export interface PageText {
   url: string;
@@ -52,8 +54,10 @@ export function urlWords(url: string): string {
 
 /** The page's text, or undefined when the Document holds none worth indexing. */
 export function pageText(doc: Document): PageText | undefined {
-  const md = doc.markdown;
-  if (md === undefined) return undefined;
+  if (doc.markdown === undefined) return undefined;
+  // Markup makes the text shorter, never longer, so this much markdown fills the body; reading
+  // a huge page whole held the event loop for a third of a second.
+  const md = doc.markdown.slice(0, MAX_MARKDOWN_CHARS);
   const m = doc.metadata as unknown as Record<string, unknown>;
   const url = first(m['url']) ?? first(m['sourceURL']);
   if (!url || !URL.canParse(url)) return undefined;
