@@ -5,7 +5,8 @@
  * found by an NLP library (compromise).
  */
 import { findNumbers, type CountryCode } from 'libphonenumber-js';
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
+import type compromise from 'compromise';
 
 export type PiiEntity = 'PERSON' | 'EMAIL' | 'PHONE' | 'LOCATION' | 'FINANCIAL' | 'SECRET';
 export const PII_ENTITIES: readonly PiiEntity[] = ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'];
@@ -78,9 +79,16 @@ function patternSpans(text: string, wanted: Set<PiiEntity>, region: CountryCode)
   return out;
 }
 
+let nlpLoaded: typeof compromise | undefined;
+
+/** The NLP library takes a second or more to load its lexicon: only the first request that looks for names pays it, not every start. */
+function nlp(): typeof compromise {
+  return (nlpLoaded ??= createRequire(import.meta.url)('compromise') as typeof compromise);
+}
+
 function nlpSpans(text: string, wanted: Set<PiiEntity>): Span[] {
   if (!wanted.has('PERSON') && !wanted.has('LOCATION')) return [];
-  const doc = nlp(text);
+  const doc = nlp()(text);
   const out: Span[] = [];
   const take = (view: { out(f: 'offset'): { text: string; offset: { start: number; length: number } }[] }, entity: PiiEntity) => {
     for (const m of view.out('offset')) {
