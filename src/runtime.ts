@@ -178,7 +178,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const crawlQueue = queues.queue<CrawlTask>('crawl');
   const webhooks = new WebhookDispatcher({ db: store.db, guard, log });
   const crawlRepo = new CrawlRepository(store.db, store.dialect);
-  const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs });
+  const crawls = new CrawlService({ repo: crawlRepo, queue: crawlQueue, webhooks, guard, ttlMs: config.jobTtlMs, refuseUnavailable: (o, prefix) => scraper.refuseUnavailable(o, prefix) });
   const crawlRunner = new CrawlRunner({
     repo: crawlRepo,
     scraper,

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, isApiError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { pendingFeatures, type ScrapeOptions } from '../scrape/options.js';
+import type { ScrapeOptions } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
 import type { UrlGuard } from '../scrape/types.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -26,6 +26,8 @@ export interface ServiceDeps {
   webhooks: WebhookDispatcher;
   guard: UrlGuard;
   ttlMs: number;
+  /** Throws what the pipeline cannot do of these options (the Scraper's check), before a job is accepted. */
+  refuseUnavailable: (o: ScrapeOptions, prefix: string) => void;
 }
 
 export interface JobStatusPage {
@@ -52,7 +54,7 @@ export class CrawlService {
     if (req.prompt !== undefined && req.prompt !== null) {
       throw new ApiError('UNSUPPORTED_OPTION', { message: "The 'prompt' option is not supported yet by this server", details: [{ path: 'prompt' }] });
     }
-    rejectPending(req.scrapeOptions, 'scrapeOptions.');
+    this.deps.refuseUnavailable(req.scrapeOptions, 'scrapeOptions.');
     // Under lockdown nothing is fetched (pages come from the cache), so the host is not even
     // resolved: the guard still stands in front of every real fetch.
     if (!req.scrapeOptions.lockdown) await this.deps.guard.checkUrl(url);
@@ -78,7 +80,7 @@ export class CrawlService {
   async startBatch(teamId: string, req: BatchRequest, idempotencyKey: string | undefined, filesBaseUrl: string): Promise<{ id: string; invalidURLs?: string[] }> {
     const { urls, webhook, appendToId, ignoreInvalidURLs, maxConcurrency, ...rest } = req;
     const scrapeOptions = rest as unknown as ScrapeOptions;
-    rejectPending(scrapeOptions, '');
+    this.deps.refuseUnavailable(scrapeOptions, '');
     const valid: string[] = [];
     const invalidURLs: string[] = [];
     let blocked = 0;
@@ -222,15 +224,5 @@ export class CrawlService {
 
   private async started(teamId: string, id: string, kind: JobKind, webhook: WebhookTarget | undefined): Promise<void> {
     if (webhook) await this.deps.webhooks.emit(teamId, webhook, { type: eventType(kind, 'started'), id, success: true, data: [] });
-  }
-}
-
-function rejectPending(o: ScrapeOptions, prefix: string): void {
-  const pending = pendingFeatures(o);
-  if (pending.length > 0) {
-    throw new ApiError('UNSUPPORTED_OPTION', {
-      message: pending.map((p) => p.message).join('; '),
-      details: pending.map((p) => ({ ...p, path: prefix + p.path })),
-    });
   }
 }

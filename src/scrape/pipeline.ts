@@ -159,16 +159,18 @@ export class Scraper {
   /**
    * Refuses, before any fetch, what this server cannot do: features not built (UNSUPPORTED_OPTION)
    * and, without a model, what only a model can do (MODEL_NOT_CONFIGURED, naming the setting).
+   * Jobs (crawl, batch) ask it at their start, with `prefix` placing the paths in their request.
    */
-  private refuseUnavailable(options: ScrapeOptions): void {
+  refuseUnavailable(options: ScrapeOptions, prefix = ''): void {
+    const at = <T extends { path: string }>(r: T) => ({ ...r, path: prefix + r.path });
     // The setting the operator can change comes first: it is the refusal a user can act on.
     const needModel = refusals(options.formats, { model: this.deps.model !== undefined }).filter((r) => r.error === 'MODEL_NOT_CONFIGURED');
     if (needModel.length > 0) {
-      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needModel.map((r) => r.message).join('; '), details: needModel.map(({ path, message }) => ({ path, message })) });
+      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needModel.map((r) => r.message).join('; '), details: needModel.map(({ path, message }) => at({ path, message })) });
     }
     const pending = pendingFeatures(options);
     if (pending.length > 0) {
-      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending });
+      throw new ApiError('UNSUPPORTED_OPTION', { message: pending.map((p) => p.message).join('; '), details: pending.map(at) });
     }
   }
 

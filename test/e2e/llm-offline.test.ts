@@ -251,4 +251,15 @@ describe('what needs a model', () => {
     expect(interact.status).toBe(400);
     expect(interact.message).toContain('MODEL_BASE_URL');
   });
+
+  it('refuses a crawl or batch whose pages would need a model, before accepting the job', async () => {
+    const jsonByPrompt = { type: 'json' as const, prompt: 'the product name' };
+    const crawl = await sdkError(e2e.fc.startCrawl(`${e2e.site.url}/crawl`, { scrapeOptions: { formats: [jsonByPrompt] } }));
+    expect(crawl.status).toBe(400);
+    expect(crawl.code).toBe('MODEL_NOT_CONFIGURED');
+    expect((crawl.details as Array<{ path: unknown }>)[0]!.path).toBe('scrapeOptions.formats.0.prompt');
+    const batch = await sdkError(e2e.fc.startBatchScrape([`${e2e.site.url}/article`], { options: { formats: [jsonByPrompt] } }));
+    expect(batch.status).toBe(400);
+    expect(batch.code).toBe('MODEL_NOT_CONFIGURED');
+  });
 });
