@@ -172,7 +172,7 @@ export class Scraper {
       if (doc.markdown !== undefined) doc.markdown = page.markdown;
     }
     await runStage('page', o.formats, doc, page, env);
-    doc.metadata.creditsUsed += extraCredits(o.formats);
+    doc.metadata.creditsUsed += extraCredits(o.formats.filter((f) => formatOf(f.type).stage !== 'post'));
     if (warnings.length) doc.warning = warnings.join(' ');
   }
 
@@ -406,8 +406,9 @@ export class Scraper {
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean, started: number): Promise<Document> {
     doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
-    // A cached answer's page costs one; what runs on every answer (changeTracking json) costs again.
-    if (!fresh) doc.metadata.creditsUsed = 1 + extraCredits(o.formats.filter((f) => formatOf(f.type).stage === 'post'));
+    if (!fresh) doc.metadata.creditsUsed = 1;
+    // What runs on every answer, cached or fresh (changeTracking json), is charged on each.
+    doc.metadata.creditsUsed += extraCredits(o.formats.filter((f) => formatOf(f.type).stage === 'post'));
     const warnings: string[] = doc.warning ? [doc.warning] : [];
     const env: StageEnv = { teamId: ctx.teamId, model: this.modelSession(ctx, scrapeId, started, o), changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
     await runStage('post', o.formats, doc, pageMaterial(doc.markdown ?? '', undefined, doc.metadata.url), env);
