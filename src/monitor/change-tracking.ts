@@ -8,8 +8,7 @@ import type { Document } from '../core/document.js';
 import type { ChangeTrackingFormat } from '../scrape/options.js';
 import type { ChangeTracker, TrackedExtraction } from '../scrape/formats/types.js';
 import { contentHash } from './compare.js';
-import { gitDiff } from './diff.js';
-import { fieldDiff, type FieldDiff } from './json-diff.js';
+import { gitDiff, jsonFieldDiff, type JsonFieldDiff } from './diff.js';
 import type { MonitorRepository, Snapshot, StoredExtraction } from './store.js';
 import { urlKey } from '../crawl/normalize.js';
 
@@ -18,7 +17,7 @@ export interface ChangeTrackingResult {
   changeStatus: 'new' | 'same' | 'changed' | 'removed';
   visibility: 'visible' | 'hidden';
   diff?: ReturnType<typeof gitDiff>;
-  json?: FieldDiff;
+  json?: JsonFieldDiff;
 }
 
 const GONE = new Set([404, 410]);
@@ -65,7 +64,7 @@ export class SnapshotChangeTracker implements ChangeTracker {
     if (status !== 'changed') return out;
     if (format.modes.includes('git-diff')) out.diff = gitDiff(prior!.markdown, markdown, url);
     if (json && extraction) {
-      if (priorExtraction) out.json = fieldDiff(priorExtraction.value, extraction.value);
+      if (priorExtraction) out.json = jsonFieldDiff(priorExtraction.value, extraction.value, format.schema);
       else json.warn('changeTracking json: the last scrape of this page under this tag has no extraction with this schema and prompt to compare with; this one is stored for the next.');
     }
     return out;

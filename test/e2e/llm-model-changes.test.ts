@@ -95,14 +95,22 @@ describe('changeTracking json mode', () => {
     expect(b.warning).toMatch(/no extraction with this schema and prompt to compare with/);
   });
 
-  it('asks for a schema or a prompt to say what to extract', async () => {
-    const res = await fetch(`${gleaner.url}/v2/scrape`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${gleaner.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ url: `${site.url}/watch-plain/x`, formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] }),
-    });
-    expect(res.status).toBe(400);
-    expect(JSON.stringify(await res.json())).toContain('needs a schema or a prompt');
+  it('extracts by a prompt alone, or by a default prompt when given neither', async () => {
+    const name = unique('prompted');
+    setWatchedPage(name, '<p>Basic plan costs 7 euros.</p><p>Pro plan costs 9 euros.</p>');
+    const url = `${site.url}/watch-plain/${name}`;
+    model.reset(extractionFixture(model, { type: 'object' }, plans));
+    const byPrompt: FormatOption[] = ['markdown', { type: 'changeTracking', modes: ['json'], prompt: 'the price of each plan', tag: 'p' }];
+    const byDefault: FormatOption[] = ['markdown', { type: 'changeTracking', modes: ['json'], tag: 'd' }];
+    await fc.scrape(url, { formats: byPrompt, maxAge: 0 });
+    await fc.scrape(url, { formats: byDefault, maxAge: 0 });
+    expect(model.seen[0]!.body.messages[1]!.content).toContain('the price of each plan');
+    expect(model.seen[1]!.body.messages[1]!.content).toMatch(/facts the page states/);
+    setWatchedPage(name, '<p>Basic plan costs 7 euros.</p><p>Pro plan costs 11 euros.</p>');
+    for (const formats of [byPrompt, byDefault]) {
+      const doc = await fc.scrape(url, { formats, maxAge: 0 });
+      expect(doc.changeTracking).toMatchObject({ changeStatus: 'changed', json: { pro: { previous: 9, current: 11 } } });
+    }
   });
 });
 
