@@ -49,9 +49,16 @@ describe('judgePages', () => {
   it('judges at most maxPages per check', async () => {
     const m = model(() => ({ meaningful: true, reason: 'r' }));
     const pages = Array.from({ length: 3 }, (_, i) => ({ url: String(i), status: 'changed', diff: diff(String(i)) }));
-    const out = await judgePages(m, scope, pages, new AbortController().signal, { timeoutMs: 1000, maxPages: 2, concurrency: 2 });
+    const out = await judgePages(m, scope, pages, new AbortController().signal, { timeoutMs: 1000, maxPages: 2, concurrency: 2, totalMs: 60_000 });
     expect(out.map((j) => j?.judgment !== null)).toEqual([true, true, false]);
     expect(out[2]!.warning).toContain('at most 2 changed pages');
+  });
+
+  it("stops judging when the check's judging time has run out", async () => {
+    const m = model(() => ({ meaningful: true, reason: 'r' }));
+    const out = await judgePages(m, scope, [{ url: 'a', status: 'changed', diff: diff('a') }], new AbortController().signal, { timeoutMs: 1000, maxPages: 10, concurrency: 1, totalMs: 0 });
+    expect(out[0]).toEqual({ judgment: null, warning: "Not judged: the check's judging time (0 s) ran out" });
+    expect(m.scopes).toHaveLength(0);
   });
 });
 

@@ -24,9 +24,11 @@ export interface JudgeOptions {
   maxPages: number;
   /** Judgments in flight at once (the model's per-team limit applies as well). */
   concurrency: number;
+  /** Longest all of a check's judging may take: the check must end well within its job's timeout. */
+  totalMs: number;
 }
 
-export const DEFAULT_JUDGE_OPTIONS: JudgeOptions = { timeoutMs: 60_000, maxPages: 100, concurrency: 4 };
+export const DEFAULT_JUDGE_OPTIONS: JudgeOptions = { timeoutMs: 60_000, maxPages: 100, concurrency: 4, totalMs: 5 * 60_000 };
 
 const diffText = (diff: unknown): string | undefined => {
   const t = (diff as { text?: unknown } | null)?.text;
@@ -51,10 +53,15 @@ export async function judgePages(
   const todo = pages.flatMap((p, i) => (p.status === 'changed' && diffText(p.diff) ? [i] : []));
   for (const i of todo.slice(o.maxPages)) out[i] = { judgment: null, warning: `Not judged: a check judges at most ${o.maxPages} changed pages` };
   const queue = todo.slice(0, o.maxPages);
+  const end = Date.now() + o.totalMs;
   const worker = async () => {
     for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
       const page = pages[i]!;
-      const session = model.session({ teamId: scope.teamId, requestId: `monitor-check:${scope.checkId}`, deadline: Date.now() + o.timeoutMs, signal });
+      if (Date.now() >= end) {
+        out[i] = { judgment: null, warning: `Not judged: the check's judging time (${Math.round(o.totalMs / 1000)} s) ran out` };
+        continue;
+      }
+      const session = model.session({ teamId: scope.teamId, requestId: `monitor-check:${scope.checkId}`, deadline: Math.min(end, Date.now() + o.timeoutMs), signal });
       try {
         out[i] = { judgment: await judgeChange(session, scope.goal, page.url, diffText(page.diff)!), warning: null };
       } catch (e) {
