@@ -403,7 +403,7 @@ describe.each(modes)('monitors ($name)', ({ embedded }) => {
       const url = `${site.url}/watch-plain/none`;
       const noMarkdown = await sdkError(fc.scrape(url, { formats: [{ type: 'changeTracking' }] }));
       expect(noMarkdown.status).toBe(400);
-      const json = await sdkError(fc.scrape(url, { formats: ['markdown', { type: 'changeTracking', modes: ['json'], prompt: 'the prices' }] }));
+      const json = await sdkError(fc.scrape(url, { formats: ['markdown', { type: 'changeTracking', modes: ['json'] }] }));
       expect(json.status).toBe(400);
       expect(json.code).toBe('MODEL_NOT_CONFIGURED');
       expect(json.message).toContain('MODEL_BASE_URL');
