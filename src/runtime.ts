@@ -202,6 +202,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     webhooks,
     guard,
     search: (teamId, target, signal) => searchForMonitor(search.service, teamId, target, signal),
+    ...(model ? { model } : {}),
   });
   let closed = false;
   return {

@@ -21,6 +21,7 @@ import type { BrowserCommand } from './execute/commands.js';
 import { bridgeCall, navigationScheme, type BridgeDeps } from './execute/page-bridge.js';
 import { prelude } from './execute/prelude.js';
 import { runSandboxed, type SandboxResult } from './execute/sandbox.js';
+import type { PageAgent } from './page-prompt.js';
 import type { ProfileStore } from './profiles.js';
 
 const SWEEP_MS = 1_000;
@@ -83,6 +84,8 @@ export interface ExecuteRequest {
   timeoutMs: number;
   /** Turns a blob path into the absolute URL handed to the client. */
   absoluteUrl(path: string): string;
+  /** `prompt`: the model acts on the page instead of code (page-prompt.ts). */
+  agent?: PageAgent;
 }
 
 interface LiveSession {
@@ -340,6 +343,7 @@ export class BrowserSessions {
       },
       maxValueChars: this.o.maxValueChars,
     };
+    if (req.agent) return req.agent(deps);
     if (req.commands) return runCommands(req.commands, deps, { timeoutMs: req.timeoutMs, maxOutputChars: this.o.maxOutputChars });
     return runSandboxed(
       req.code,

@@ -6,6 +6,7 @@ import type { CrawlRepository } from '../crawl/store.js';
 import type { QueueFactory } from '../jobs/queue.js';
 import type { Scraper } from '../scrape/pipeline.js';
 import type { UrlGuard } from '../scrape/types.js';
+import type { ModelAccess } from '../llm/types.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { createMailer, type Mailer } from './mail.js';
@@ -40,6 +41,8 @@ export interface MonitorDeps {
   guard: UrlGuard;
   /** Runs search targets' queries. */
   search?: MonitorSearch;
+  /** The language model, when one is configured: goals are judged with it. */
+  model?: ModelAccess;
 }
 
 export function createMonitors(d: MonitorDeps): Monitors {
@@ -58,6 +61,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
     log: d.log,
     publicUrl: d.config.publicUrl ?? '',
     ...(d.search ? { search: d.search } : {}),
+    ...(d.model ? { model: d.model } : {}),
   });
   const scheduler = new MonitorScheduler({ repo, service, queue, log: d.log, tickMs: d.config.monitorTickMs });
   let started = false;

@@ -4,7 +4,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { MonitorRecord, PageRecord } from './store.js';
-import type { CheckView } from './views.js';
+import { meaningful, type CheckView } from './views.js';
 
 export interface MailMessage {
   subject: string;
@@ -33,9 +33,19 @@ const MAX_PAGES_LISTED = 200;
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+/** Whether the change mattered for the monitor's goal, and why, when it was judged. */
+function verdict(p: PageRecord): string | undefined {
+  const m = meaningful(p);
+  if (m === null) return undefined;
+  const reason = (p.judgment as { reason?: unknown }).reason;
+  return `${m ? 'Meaningful for the goal' : 'Not meaningful for the goal'}${typeof reason === 'string' && reason ? `: ${reason}` : ''}`;
+}
+
 export function checkSummaryEmail(monitor: MonitorRecord, check: CheckView, pages: PageRecord[], includeDiffs: boolean): MailMessage {
   const s = check.summary;
-  const counts = `${s.changed} changed, ${s.new} new, ${s.removed} removed, ${s.error} errors, ${s.same} unchanged (${s.totalPages} pages)`;
+  const judged = pages.filter((p) => meaningful(p) !== null);
+  const mattered = judged.length ? `; ${judged.filter((p) => meaningful(p)).length} of ${judged.length} judged changes meaningful for the goal` : '';
+  const counts = `${s.changed} changed, ${s.new} new, ${s.removed} removed, ${s.error} errors, ${s.same} unchanged (${s.totalPages} pages)${mattered}`;
   const subject = `[${monitor.name}] ${s.changed + s.new + s.removed > 0 ? `${s.changed + s.new + s.removed} page changes` : `check ${check.status}`}`;
   const listed = pages.filter((p) => p.status !== 'same').slice(0, MAX_PAGES_LISTED);
   const diffOf = (p: PageRecord) => {
@@ -52,6 +62,8 @@ export function checkSummaryEmail(monitor: MonitorRecord, check: CheckView, page
   ];
   for (const p of listed) {
     textLines.push(`${p.status.toUpperCase()}: ${p.url}${p.error ? ` (${p.error})` : ''}`);
+    const v = verdict(p);
+    if (v) textLines.push(`  ${v}`);
     const d = diffOf(p);
     if (d) textLines.push(d, '');
   }
@@ -62,7 +74,8 @@ export function checkSummaryEmail(monitor: MonitorRecord, check: CheckView, page
     '<ul>',
     ...listed.map((p) => {
       const d = diffOf(p);
-      return `<li><b>${esc(p.status)}</b> <a href="${esc(p.url)}">${esc(p.url)}</a>${p.error ? ` (${esc(p.error)})` : ''}${d ? `<pre>${esc(d)}</pre>` : ''}</li>`;
+      const v = verdict(p);
+      return `<li><b>${esc(p.status)}</b> <a href="${esc(p.url)}">${esc(p.url)}</a>${p.error ? ` (${esc(p.error)})` : ''}${v ? `<br><i>${esc(v)}</i>` : ''}${d ? `<pre>${esc(d)}</pre>` : ''}</li>`;
     }),
     '</ul>',
   ].join('\n');

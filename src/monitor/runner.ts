@@ -26,6 +26,8 @@ import type { CrawlTarget, ScrapeTarget, SearchTarget, Target } from './schemas.
 import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
 import { checkJobId, checkTask, type MonitorTask } from './tasks.js';
 import { checkView, pageEvent } from './views.js';
+import { DEFAULT_JUDGE_OPTIONS, judgePages, judges, type Judged, type JudgeOptions } from './judge.js';
+import type { ModelAccess } from '../llm/types.js';
 
 
 export interface RunnerDeps {
@@ -44,6 +46,9 @@ export interface RunnerDeps {
   pageConcurrency?: number;
   /** Runs a search target's queries (search/monitor-target.ts); absent: search targets fail. */
   search?: MonitorSearch;
+  /** The language model, when one is configured: changed pages are judged against the goal. */
+  model?: ModelAccess;
+  judge?: Partial<JudgeOptions>;
 }
 
 export type MonitorSearch = (teamId: string, target: SearchTarget, signal: AbortSignal) => Promise<{ urls: string[]; credits: number; warning?: string }>;
@@ -127,7 +132,18 @@ export class MonitorRunner {
         if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
       }
     }
-    await this.finish(monitor, check, outcomes, targetResults, targetErrors);
+    const judged = await this.judge(monitor, check.id, outcomes, signal);
+    await this.finish(monitor, check, outcomes, targetResults, targetErrors, judged);
+  }
+
+  /** Each changed page judged against the goal, when the monitor has one and a model is configured. */
+  private async judge(monitor: MonitorRecord, checkId: string, outcomes: PageOutcome[], signal: AbortSignal): Promise<(Judged | undefined)[]> {
+    if (!this.deps.model || !judges(monitor)) return [];
+    const pages = outcomes.map((o) => ({ url: o.url, status: o.cmp.status, diff: o.cmp.diff }));
+    const judged = await judgePages(this.deps.model, { teamId: monitor.teamId, checkId, goal: monitor.goal! }, pages, signal, { ...DEFAULT_JUDGE_OPTIONS, ...this.deps.judge });
+    const failed = judged.filter((j) => j?.warning).length;
+    if (failed) this.deps.log.warn({ checkId, failed, warning: judged.find((j) => j?.warning)?.warning }, 'monitor pages left unjudged');
+    return judged;
   }
 
   private async scrapeTarget(monitor: MonitorRecord, target: ScrapeTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; scrapeIds: string[] }> {
@@ -280,7 +296,7 @@ export class MonitorRunner {
     return { teamId: monitor.teamId, absoluteUrl: (p: string) => base + p, signal };
   }
 
-  private async finish(monitor: MonitorRecord, check: CheckRecord, outcomes: PageOutcome[], targetResults: unknown[], targetErrors: string[]): Promise<void> {
+  private async finish(monitor: MonitorRecord, check: CheckRecord, outcomes: PageOutcome[], targetResults: unknown[], targetErrors: string[], judged: (Judged | undefined)[]): Promise<void> {
     const { repo, webhooks } = this.deps;
     const now = Date.now();
     const summary = emptySummary();
@@ -301,6 +317,8 @@ export class MonitorRunner {
         error: o.cmp.error,
         metadata: o.cmp.metadata,
         diff: o.cmp.diff,
+        judgment: judged[seq]?.judgment ?? null,
+        judgeWarning: judged[seq]?.warning ?? null,
         createdAt: now,
       };
     });

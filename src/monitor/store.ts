@@ -81,6 +81,10 @@ export interface PageRecord {
   error: string | null;
   metadata: unknown;
   diff: unknown;
+  /** The goal judgment (MonitorPageJudgment) when the page was judged. */
+  judgment?: unknown;
+  /** Why the page was not judged when it should have been. */
+  judgeWarning?: string | null;
   createdAt: number;
 }
 
@@ -95,6 +99,17 @@ export interface Snapshot {
   statusCode: number | null;
   metadata: unknown;
   seenAt: number;
+  /**
+   * The changeTracking json extraction at this version. Absent leaves a stored one as it is
+   * (monitor checks do not extract); null clears it.
+   */
+  extraction?: StoredExtraction | null;
+}
+
+/** JSON extracted from a version, and the schema and prompt (`key`) it was extracted with. */
+export interface StoredExtraction {
+  key: string;
+  value: Record<string, unknown>;
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -183,6 +198,7 @@ function toSnapshot(r: Selectable<PageSnapshotsTable>): Snapshot {
     statusCode: r.status_code,
     metadata: parse(r.metadata),
     seenAt: r.seen_at,
+    extraction: parse(r.extraction) as StoredExtraction | null,
   };
 }
 
@@ -350,6 +366,8 @@ export class MonitorRepository {
             error: p.error,
             metadata: json(p.metadata),
             diff: json(p.diff),
+            judgment: json(p.judgment),
+            judge_warning: p.judgeWarning ?? null,
             created_at: p.createdAt,
           })),
         )
@@ -378,6 +396,8 @@ export class MonitorRepository {
         error: r.error,
         metadata: parse(r.metadata),
         diff: parse(r.diff),
+        judgment: parse(r.judgment),
+        judgeWarning: r.judge_warning,
         createdAt: r.created_at,
       })),
     };
@@ -405,6 +425,7 @@ export class MonitorRepository {
       status_code: s.statusCode,
       metadata: json(s.metadata),
       seen_at: s.seenAt,
+      ...(s.extraction !== undefined ? { extraction: json(s.extraction) } : {}),
     };
     await db
       .insertInto('page_snapshots')

@@ -65,9 +65,17 @@ export function pageView(p: PageRecord) {
     metadata: p.metadata,
     diff: p.diff,
     snapshot: null,
-    judgment: null,
+    judgment: p.judgment ?? null,
+    isMeaningful: meaningful(p),
+    ...(p.judgeWarning ? { warning: p.judgeWarning } : {}),
     createdAt: iso(p.createdAt)!,
   };
+}
+
+/** The judgment's verdict; null when the page was not judged. */
+export function meaningful(p: PageRecord): boolean | null {
+  const m = (p.judgment as { meaningful?: unknown } | null | undefined)?.meaningful;
+  return typeof m === 'boolean' ? m : null;
 }
 
 /** The `data` item of a `monitor.page` webhook. */
@@ -84,8 +92,8 @@ export function pageEvent(monitorId: string, p: PageRecord) {
     statusCode: p.statusCode,
     diff: diff?.text !== undefined ? { text: diff.text } : null,
     error: p.error,
-    // Judging lands with the model layer; until then no page is judged.
-    isMeaningful: null,
-    judgment: null,
+    isMeaningful: meaningful(p),
+    judgment: p.judgment ?? null,
+    ...(p.judgeWarning ? { warning: p.judgeWarning } : {}),
   };
 }

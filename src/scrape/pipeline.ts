@@ -141,7 +141,7 @@ export class Scraper {
     const cacheKey = consultCache || cacheable ? cacheKeyFor(url, options) : '';
     if (consultCache) {
       const cached = await this.fromCache(url, cacheKey, options, ctx);
-      if (cached) return this.finish(cached, scrapeId, ctx, options, false);
+      if (cached) return this.finish(cached, scrapeId, ctx, options, false, started);
     }
 
     const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, true, state));
@@ -153,7 +153,7 @@ export class Scraper {
       const { warning: _routeWarning, ...page } = doc;
       await this.deps.documents.putCached(ctx.teamId, cacheKey, url, page);
     }
-    return this.finish(doc, scrapeId, ctx, options, true);
+    return this.finish(doc, scrapeId, ctx, options, true, started);
   }
 
   /**
@@ -192,7 +192,7 @@ export class Scraper {
       if (doc.markdown !== undefined) doc.markdown = page.markdown;
     }
     await runStage('page', o.formats, doc, page, env);
-    doc.metadata.creditsUsed += extraCredits(o.formats);
+    doc.metadata.creditsUsed += extraCredits(o.formats.filter((f) => formatOf(f.type).stage !== 'post'));
     if (warnings.length) doc.warning = warnings.join(' ');
   }
 
@@ -217,7 +217,7 @@ export class Scraper {
     const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     await this.pageFormats(doc, page, options, ctx, scrapeId, started);
     const validators = { etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, bodyHash };
-    return { unchanged: false, doc: await this.finish(doc, scrapeId, ctx, options, true), validators };
+    return { unchanged: false, doc: await this.finish(doc, scrapeId, ctx, options, true, started), validators };
   }
 
   /** Cache rules: `lockdown` and `minAge` never go out; `maxAge` reuses a young enough copy. */
@@ -424,11 +424,13 @@ export class Scraper {
     return { doc, page: pageMaterial(markdown, text, result.url) };
   }
 
-  private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean): Promise<Document> {
+  private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean, started: number): Promise<Document> {
     doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
     if (!fresh) doc.metadata.creditsUsed = 1;
+    // What runs on every answer, cached or fresh (changeTracking json), is charged on each.
+    doc.metadata.creditsUsed += extraCredits(o.formats.filter((f) => formatOf(f.type).stage === 'post'));
     const warnings: string[] = doc.warning ? [doc.warning] : [];
-    const env: StageEnv = { teamId: ctx.teamId, model: undefined, changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
+    const env: StageEnv = { teamId: ctx.teamId, model: this.modelSession(ctx, scrapeId, started, o), changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
     await runStage('post', o.formats, doc, pageMaterial(doc.markdown ?? '', undefined, doc.metadata.url), env);
     // Last, so that no text output (cached or fresh) leaves unredacted.
     if (o.redactPII) redactDocument(doc, normaliseRedact(o.redactPII), env.warn);

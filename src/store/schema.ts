@@ -227,6 +227,10 @@ export interface MonitorPagesTable {
   error: string | null;
   metadata: string | null;
   diff: string | null;
+  /** JSON of the goal judgment (MonitorPageJudgment), when the page was judged. */
+  judgment: string | null;
+  /** Why a page that should have been judged was not (the model failed). */
+  judge_warning: string | null;
   created_at: number;
 }
 
@@ -251,6 +255,8 @@ export interface PageSnapshotsTable {
   /** JSON of the page's metadata at that time. */
   metadata: string | null;
   seen_at: number;
+  /** JSON `{key, value}`: the changeTracking json extraction at this version, and which schema and prompt made it. */
+  extraction: string | null;
 }
 
 /** Interactive browser sessions (src/browser/sessions.ts); the live context is in one process. */

@@ -26,6 +26,8 @@ export interface SandboxResult {
   stderr: string;
   /** The code's value (its last expression or what it returned), as text. */
   result: string | undefined;
+  /** What the run answers as `output` when it is not its stdout (a prompt's answer). */
+  output?: string;
   exitCode: number;
   killed: boolean;
   truncated: boolean;

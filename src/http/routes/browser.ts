@@ -8,12 +8,12 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.js';
 import type { Document } from '../../core/document.js';
 import type { DocumentRepository } from '../../store/documents.js';
-import type { ModelProvider } from '../../llm/provider.js';
-import { needsModelMessage } from '../../llm/types.js';
+import { needsModelMessage, type ModelAccess } from '../../llm/types.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
 import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
-import type { BrowserSessions, CdpCredentials } from '../../browser/sessions.js';
+import { pagePrompt } from '../../browser/page-prompt.js';
+import type { BrowserSessions, CdpCredentials, ExecuteRequest } from '../../browser/sessions.js';
 import { hasScope, type KeyRepository } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
@@ -39,7 +39,8 @@ const language = z.enum(['node', 'python', 'bash']);
 const timeoutSeconds = z.number().int().min(1).max(300).default(30);
 
 const executeSchema = z.looseObject({
-  code: z.string().min(1).max(1_000_000),
+  code: z.string().max(1_000_000).optional(),
+  prompt: z.string().max(10_000).optional(),
   language: language.default('node'),
   timeout: timeoutSeconds,
   origin: z.string().max(256).optional(),
@@ -81,6 +82,20 @@ function checkLanguage(lang: string): void {
   });
 }
 
+/**
+ * What to run: the code (bash parsed into commands), or else the model's plan for the prompt.
+ * A prompt without a model is refused before anything else is looked up.
+ */
+function work(deps: BrowserRouteDeps, req: FastifyRequest, b: z.output<typeof interactSchema>, requestId: string): Omit<ExecuteRequest, 'timeoutMs' | 'absoluteUrl'> {
+  if (b.code?.trim()) return program(b.language, b.code);
+  if (!b.prompt?.trim()) {
+    throw new ApiError('BAD_REQUEST', { message: "Either 'code' or 'prompt' must be provided", details: [{ code: 'custom', path: ['code'], message: "Either 'code' or 'prompt' must be provided" }] });
+  }
+  if (!deps.model) throw new ApiError('MODEL_NOT_CONFIGURED', { message: needsModelMessage('A prompt'), details: [{ path: ['prompt'], message: needsModelMessage('A prompt') }] });
+  const { teamId, keyId } = principalOf(req);
+  return { code: '', agent: pagePrompt(deps.model, { teamId, keyId, requestId }, b.prompt, b.timeout * 1000) };
+}
+
 /** The code to run: JavaScript as it is, or bash parsed into browser commands (a 400 when it is not). */
 function program(language: 'node' | 'python' | 'bash', code: string): { code: string; commands?: BrowserCommand[] } {
   checkLanguage(language);
@@ -92,7 +107,7 @@ function executeBody(r: SandboxResult) {
     success: true,
     stdout: r.stdout,
     stderr: r.stderr,
-    output: r.stdout,
+    output: r.output ?? r.stdout,
     ...(r.result !== undefined ? { result: r.result } : {}),
     exitCode: r.exitCode,
     killed: r.killed,
@@ -110,7 +125,7 @@ export interface BrowserRouteDeps {
   documents: DocumentRepository<Document>;
   keys: KeyRepository;
   /** The language model, when one is configured (prompts need it). */
-  model: ModelProvider | undefined;
+  model: ModelAccess | undefined;
   /** Whether sessions hand out a CDP URL (BROWSER_CDP). */
   browserCdp: boolean;
   publicUrl: string | undefined;
@@ -165,7 +180,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
   app.post('/v2/browser/:id/execute', { schema: { params: idParams, body: executeSchema, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof executeSchema>;
-    const r = await deps.browserSessions.execute(principalOf(req).teamId, id, { ...program(b.language, b.code), timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(deps, req) });
+    const r = await deps.browserSessions.execute(principalOf(req).teamId, id, { ...work(deps, req, b, `browser:${id}`), timeoutMs: b.timeout * 1000, absoluteUrl: absoluteUrl(deps, req) });
     return executeBody(r);
   });
 
@@ -179,16 +194,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
     const { id } = req.params as z.output<typeof idParams>;
     const b = req.body as z.output<typeof interactSchema>;
     const teamId = principalOf(req).teamId;
-    if (!b.code?.trim() && b.prompt && !deps.model) {
-      throw new ApiError('MODEL_NOT_CONFIGURED', { message: needsModelMessage('A prompt'), details: [{ path: ['prompt'], message: needsModelMessage('A prompt') }] });
-    }
-    if (!b.code?.trim()) {
-      throw new ApiError('UNSUPPORTED_OPTION', {
-        message: b.prompt ? 'Prompts are not supported yet by this server; send code instead' : "Either 'code' or 'prompt' must be provided",
-        details: [{ code: 'unsupported', path: [b.prompt ? 'prompt' : 'code'], message: 'Send code' }],
-      });
-    }
-    const code = program(b.language, b.code);
+    const code = work(deps, req, b, `interact:${id}`);
     let sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) {
       const doc = await deps.documents.getScrape(id, teamId);

@@ -59,7 +59,19 @@ export interface PageMaterial {
  * the formats know only this shape.
  */
 export interface ChangeTracker {
-  track(teamId: string, doc: Document, format: ChangeTrackingEntry): Promise<unknown>;
+  track(teamId: string, doc: Document, format: ChangeTrackingEntry, json?: TrackedExtraction): Promise<unknown>;
+}
+
+/**
+ * The json mode's extraction, run by the tracker only when it needs one: a version whose
+ * markdown did not change keeps the extraction stored with it.
+ */
+export interface TrackedExtraction {
+  /** Which schema and prompt: extractions made with different ones are never compared. */
+  key: string;
+  /** Undefined when the model could not answer (the format has warned). */
+  extract(): Promise<Record<string, unknown> | undefined>;
+  warn(message: string): void;
 }
 
 export interface ChangeTrackingEntry {
