@@ -48,7 +48,13 @@ export interface MonitorDeps {
 export function createMonitors(d: MonitorDeps): Monitors {
   const repo = new MonitorRepository(d.store.db);
   const queue = d.queues.queue<MonitorTask>('monitor');
-  const service = new MonitorService({ repo, queue, guard: d.guard, modelConfigured: d.config.model !== undefined });
+  const service = new MonitorService({
+    repo,
+    queue,
+    guard: d.guard,
+    modelConfigured: d.config.model !== undefined,
+    refuseUnavailable: (o, prefix) => d.scraper.refuseUnavailable(o, prefix),
+  });
   const mailer = d.config.smtpUrl ? createMailer(d.config.smtpUrl, d.config.smtpFrom) : undefined;
   const runner = new MonitorRunner({
     repo,

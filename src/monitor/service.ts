@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, isApiError } from '../errors.js';
 import { needsModelMessage } from '../llm/types.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { pendingFeatures, scrapeOptionsSchema } from '../scrape/options.js';
+import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import { normaliseTargetUrl } from '../scrape/url.js';
 import type { UrlGuard } from '../scrape/types.js';
 import { creditsPerCheck, estimateCreditsPerMonth } from './credits.js';
@@ -25,6 +25,8 @@ export interface MonitorServiceDeps {
   guard: UrlGuard;
   /** A language model is configured: without one, a goal cannot be judged. */
   modelConfigured?: boolean;
+  /** Throws what the pipeline cannot do of a target's scrape options (the Scraper's check). */
+  refuseUnavailable: (o: ScrapeOptions, prefix: string) => void;
 }
 
 
@@ -204,14 +206,19 @@ export class MonitorService {
       const id = t.id ?? (prev && prev.type === t.type ? prev.id : randomUUID());
       if (t.type === 'scrape') {
         for (const [j, u] of t.urls.entries()) await this.checkUrl(u, ['targets', i, 'urls', j]);
-        checkScrapeOptions(t.scrapeOptions, ['targets', i, 'scrapeOptions']);
+        this.checkScrapeOptions(t.scrapeOptions, `targets.${i}.scrapeOptions.`);
       } else if (t.type === 'crawl') {
         await this.checkUrl(t.url, ['targets', i, 'url']);
-        checkScrapeOptions(t.scrapeOptions, ['targets', i, 'scrapeOptions']);
+        this.checkScrapeOptions(t.scrapeOptions, `targets.${i}.scrapeOptions.`);
       }
       out.push({ ...t, id } as Target);
     }
     return out;
+  }
+
+  /** What a check would refuse on every page is refused now, when the monitor is written. */
+  private checkScrapeOptions(raw: Record<string, unknown> | undefined, prefix: string): void {
+    this.deps.refuseUnavailable(scrapeOptionsSchema.parse(raw ?? {}), prefix);
   }
 
   private async checkUrl(url: string, path: (string | number)[]): Promise<void> {
@@ -224,17 +231,6 @@ export class MonitorService {
       }
       throw e;
     }
-  }
-}
-
-function checkScrapeOptions(raw: Record<string, unknown> | undefined, path: (string | number)[]): void {
-  const o = scrapeOptionsSchema.parse(raw ?? {});
-  const pending = pendingFeatures({ ...o, formats: o.formats.filter((f) => f.type !== 'changeTracking') });
-  if (pending.length > 0) {
-    throw new ApiError('UNSUPPORTED_OPTION', {
-      message: pending.map((p) => p.message).join('; '),
-      details: pending.map((p) => ({ ...p, path: [...path, ...p.path.split('.')].join('.') })),
-    });
   }
 }
 

@@ -252,7 +252,7 @@ describe('what needs a model', () => {
     expect(interact.message).toContain('MODEL_BASE_URL');
   });
 
-  it('refuses a crawl or batch whose pages would need a model, before accepting the job', async () => {
+  it('refuses a crawl, batch or monitor whose pages would need a model, before accepting it', async () => {
     const jsonByPrompt = { type: 'json' as const, prompt: 'the product name' };
     const crawl = await sdkError(e2e.fc.startCrawl(`${e2e.site.url}/crawl`, { scrapeOptions: { formats: [jsonByPrompt] } }));
     expect(crawl.status).toBe(400);
@@ -261,5 +261,11 @@ describe('what needs a model', () => {
     const batch = await sdkError(e2e.fc.startBatchScrape([`${e2e.site.url}/article`], { options: { formats: [jsonByPrompt] } }));
     expect(batch.status).toBe(400);
     expect(batch.code).toBe('MODEL_NOT_CONFIGURED');
+    const monitor = await sdkError(
+      e2e.fc.createMonitor({ name: 'json', schedule: { cron: '0 * * * *' }, targets: [{ type: 'scrape', urls: [`${e2e.site.url}/article`], scrapeOptions: { formats: [jsonByPrompt] } }] }),
+    );
+    expect(monitor.status).toBe(400);
+    expect(monitor.code).toBe('MODEL_NOT_CONFIGURED');
+    expect((monitor.details as Array<{ path: unknown }>)[0]!.path).toBe('targets.0.scrapeOptions.formats.0.prompt');
   });
 });
