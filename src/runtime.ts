@@ -45,6 +45,12 @@ import { searchForMonitor } from './search/monitor-target.js';
 import type { SearchService } from './search/service.js';
 import { ModelProvider } from './llm/provider.js';
 import { MemoryTokenLedger, type TokenLedger } from './llm/usage.js';
+import { COSTS } from './billing/costs.js';
+import { HttpClassifier } from './security/threat/classifier-http.js';
+import { ListClassifier } from './security/threat/classifier-lists.js';
+import type { UrlClassifier } from './security/threat/decide.js';
+import { ThreatProtection } from './security/threat/service.js';
+import { TeamPolicyStore } from './security/threat/store.js';
 
 /** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
 export interface Runtime extends AppServices {
@@ -64,6 +70,9 @@ export interface Runtime extends AppServices {
   ledger: CreditLedger;
   /** Audit events of the teams that keep a log. */
   audit: AuditLog;
+  /** Each team's threat protection policy and zero data retention flag. */
+  teamPolicies: TeamPolicyStore;
+  threat: ThreatProtection;
   redis: Redis | undefined;
   queues: QueueFactory;
   crawlQueue: JobQueue<CrawlTask>;
@@ -117,7 +126,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   // With page threads, plain fetches run there and bring their transform back with them.
   const threads = createFetchingThreads(config.transformThreads, { allowedCidrs: config.allowPrivateRanges, maxResponseBytes: config.maxResponseBytes });
   const transformer = threads ?? createTransformer(0);
-  const http: Engine = threads ? new ThreadedHttpEngine(threads) : new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
+  const http: Engine = threads
+    ? new ThreadedHttpEngine(threads, { shared: guard, engine: new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes }) })
+    : new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
   const chromium = config.disableBrowser ? undefined : findChromium(config.chromiumPath);
   if (!chromium && !config.disableBrowser) {
     log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
@@ -135,6 +146,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     ledger.recordTokens({ teamId: use.teamId, keyId: use.keyId ?? null, cause, tokens: use.promptTokens + use.completionTokens }).catch((err: unknown) => log.warn({ err }, 'token usage not recorded'));
   });
   const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
+  const teamPolicies = new TeamPolicyStore(store.db);
+  const threat = new ThreatProtection({ policies: teamPolicies, base: guard, classifier: threatClassifier(config), ledger: { charge: (c) => ledger.charge(c) }, scanCredits: COSTS.threatScan });
   const scraper = new Scraper({
     http,
     browser,
@@ -148,6 +161,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     profiles,
     ...search.scraperDeps,
     ...(model ? { model } : {}),
+    threat,
   });
   search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
@@ -218,6 +232,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     limits,
     ledger,
     audit: new AuditLog(store.db),
+    teamPolicies,
+    threat,
     queueStatus: (teamId, maxConcurrency) => queueStatus(store.db, teamId, maxConcurrency),
     redis,
     queues,
@@ -249,6 +265,13 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       await store.close();
     },
   };
+}
+
+/** The HTTP classifier when configured, else the operator's domain lists, else none. */
+function threatClassifier(config: Config): UrlClassifier | undefined {
+  if (config.threatClassifierUrl) return new HttpClassifier(config.threatClassifierUrl, config.threatClassifierTimeoutMs);
+  if (config.threatDomainLists.length > 0) return ListClassifier.fromFiles(config.threatDomainLists);
+  return undefined;
 }
 
 /**
