@@ -26,18 +26,28 @@ describe('the team guard', () => {
     expect(b.checked).toEqual([]);
   });
 
-  it('asks the classifier once per host and counts each scan once', async () => {
+  it('asks the classifier once per URL and counts each scan once', async () => {
     let asked = 0;
     const c: UrlClassifier = { name: 'c', classify: () => (asked++, Promise.resolve({ riskScore: 10 })) };
     const b = base();
     const g = new TeamGuard(b, rules, c);
     await g.checkUrl('https://fine.example/a');
+    await g.checkUrl('https://fine.example/a#part');
     await g.checkUrl('https://fine.example/b');
-    await g.checkUrl('https://other.example/');
     expect(asked).toBe(2);
     expect(g.takeScans()).toBe(2);
     expect(g.takeScans()).toBe(0);
     expect(b.checked).toHaveLength(3);
+  });
+
+  it('checks a browser sub-resource against the lists only, with no scan', async () => {
+    let asked = 0;
+    const c: UrlClassifier = { name: 'c', classify: () => (asked++, Promise.resolve({ riskScore: 99 })) };
+    const g = new TeamGuard(base(), rules, c);
+    await g.checkSubresource('https://cdn.example/img.png');
+    await expect(g.checkSubresource('https://x.bad.example/t.js')).rejects.toThrow(/blacklist/);
+    expect(asked).toBe(0);
+    expect(g.takeScans()).toBe(0);
   });
 
   it('keeps the failurePolicy-open warning once', async () => {

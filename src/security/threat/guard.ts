@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../errors.js';
 import type { UrlGuard } from '../../core/url-guard.js';
-import { decide, hostOf, type UrlClassifier, type Verdict } from './decide.js';
+import { decide, type UrlClassifier, type Verdict } from './decide.js';
 import type { ThreatRules } from './policy.js';
 
 export function urlBlocked(url: string, reason: string, categories?: string[]): ApiError {
@@ -20,17 +20,18 @@ export class TeamGuard implements UrlGuard {
   readonly warnings: string[] = [];
   /** Classifier scans not yet charged. */
   private unbilled = 0;
-  /**
-   * Verdicts by host for the life of this guard (one request, or one page of a job): a page's
-   * sub-resources and redirect hops on the same host are classified, and charged, once.
-   */
+  /** Verdicts by URL for the life of this guard (one request, or one page of a job): a URL is classified, and charged, once. */
   private readonly verdicts = new Map<string, Promise<Verdict>>();
+  /** The rules for a page's sub-resources: the lists alone, so an image costs no scan. */
+  private readonly listRules: ThreatRules;
 
   constructor(
     private readonly base: UrlGuard,
     readonly rules: ThreatRules,
     private readonly classifier: UrlClassifier | undefined,
-  ) {}
+  ) {
+    this.listRules = { ...rules, mode: 'manual-only' };
+  }
 
   async checkUrl(url: string): Promise<void> {
     // Threat rules first: a listed domain is refused without even a DNS lookup.
@@ -39,12 +40,19 @@ export class TeamGuard implements UrlGuard {
     await this.base.checkUrl(url);
   }
 
+  async checkSubresource(url: string): Promise<void> {
+    const v = await decide(url, this.listRules, undefined);
+    if (!v.allowed) throw urlBlocked(url, v.reason);
+    await this.base.checkUrl(url);
+  }
+
   checkAddress(ip: string, url: string): void {
     this.base.checkAddress(ip, url);
   }
 
   verdict(url: string): Promise<Verdict> {
-    const key = hostOf(url) ?? url;
+    const hash = url.indexOf('#');
+    const key = hash < 0 ? url : url.slice(0, hash);
     let v = this.verdicts.get(key);
     if (!v) {
       v = decide(url, this.rules, this.classifier).then((out) => {
