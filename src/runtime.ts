@@ -20,7 +20,7 @@ import type { Document } from './core/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
 import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
-import { connectRedis, ensureWritableDataDir, storeFailure } from './startup.js';
+import { connectRedis, ensureWritableDataDir, StartupError, storeFailure } from './startup.js';
 import { BlobStore } from './store/blobs.js';
 import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
@@ -107,6 +107,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   // What an operator can get wrong is checked first, each with a StartupError naming the setting.
   ensureWritableDataDir(config.dataDir);
+  const classifier = threatClassifier(config);
   const store = await openStore({
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
@@ -147,7 +148,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   });
   const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
   const teamPolicies = new TeamPolicyStore(store.db);
-  const threat = new ThreatProtection({ policies: teamPolicies, base: guard, classifier: threatClassifier(config), ledger: { charge: (c) => ledger.charge(c) }, scanCredits: COSTS.threatScan });
+  const threat = new ThreatProtection({ policies: teamPolicies, base: guard, classifier, ledger: { charge: (c) => ledger.charge(c) }, scanCredits: COSTS.threatScan });
   const scraper = new Scraper({
     http,
     browser,
@@ -176,6 +177,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxOutputChars: 1024 * 1024,
     // A value larger than the sandbox could hold is of no use to the code that asked for it.
     maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
+    teamGuard: (teamId) => threat.sessionGuard(teamId, undefined),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const planTable = plans(config.rateLimitPerMinute);
@@ -270,8 +272,12 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
 /** The HTTP classifier when configured, else the operator's domain lists, else none. */
 function threatClassifier(config: Config): UrlClassifier | undefined {
   if (config.threatClassifierUrl) return new HttpClassifier(config.threatClassifierUrl, config.threatClassifierTimeoutMs);
-  if (config.threatDomainLists.length > 0) return ListClassifier.fromFiles(config.threatDomainLists);
-  return undefined;
+  if (config.threatDomainLists.length === 0) return undefined;
+  try {
+    return ListClassifier.fromFiles(config.threatDomainLists);
+  } catch (e) {
+    throw new StartupError(`cannot read the threat domain lists (${(e as Error).message}): check THREAT_DOMAIN_LISTS`, { cause: e });
+  }
 }
 
 /**

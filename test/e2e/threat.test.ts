@@ -11,6 +11,7 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useE2eServer } from '../helpers/e2e-server.js';
 import { sdkError } from '../helpers/sdk-error.js';
 import { threatPolicySchema } from '../../src/security/threat/policy.js';
+import { findChromium } from '../../src/scrape/engines/chromium.js';
 
 vi.setConfig({ testTimeout: 120_000 });
 
@@ -178,6 +179,29 @@ describe('rules applied to every URL fetched', () => {
     expect(urls).toContain('/library/green-tea-brewing');
     expect(urls).not.toContain('/library/green-tea-history');
     expect(res.warning).toMatch(/dropped by threat protection: .*green-tea-history/);
+  });
+});
+
+describe.skipIf(!findChromium(process.env.CHROMIUM_PATH))('in the browser', () => {
+  it('a browser scrape is blocked like any other', async () => {
+    await setPolicy({ enabled: true, mode: 'normal' });
+    classifier.risky = ['/app/'];
+    const err = await sdkError(e2e.fc.scrape(`${e2e.site.url}/app/interactive`, { waitFor: 100, maxAge: 0 }));
+    expect(err.code).toBe('URL_BLOCKED');
+  });
+
+  it("a session's navigations meet the team's rules", async () => {
+    await setPolicy({ enabled: true, mode: 'manual-only', blockedTlds: ['test'] });
+    const session = await e2e.fc.browser({ ttl: 60, activityTtl: 30 });
+    try {
+      const run = (code: string) => e2e.fc.browserExecute(session.id!, { code, language: 'node', timeout: 30 });
+      const ok = await run(`const r = await page.goto(${JSON.stringify(`${e2e.site.url}/article`)}); return r.status();`);
+      expect(ok.result).toBe('200');
+      const blocked = await run(`await page.goto('http://files.test/x')`);
+      expect(blocked.stderr).toMatch(/threat protection.*\.test is blocked/);
+    } finally {
+      await e2e.fc.deleteBrowser(session.id!);
+    }
   });
 });
 

@@ -29,6 +29,8 @@ export class TeamGuard implements UrlGuard {
     private readonly base: UrlGuard,
     readonly rules: ThreatRules,
     private readonly classifier: UrlClassifier | undefined,
+    /** Charges each scan as it happens, for a guard with no single end to settle at (a browser session). */
+    private readonly onScan?: () => void,
   ) {
     this.listRules = { ...rules, mode: 'manual-only' };
   }
@@ -56,7 +58,10 @@ export class TeamGuard implements UrlGuard {
     let v = this.verdicts.get(key);
     if (!v) {
       v = decide(url, this.rules, this.classifier).then((out) => {
-        if (out.scanned) this.unbilled++;
+        if (out.scanned) {
+          if (this.onScan) this.onScan();
+          else this.unbilled++;
+        }
         if (out.allowed && out.warning && !this.warnings.includes(out.warning)) this.warnings.push(out.warning);
         return out;
       });

@@ -65,6 +65,20 @@ export class ThreatProtection {
     return rules ? new TeamGuard(this.deps.base, rules, this.deps.classifier) : undefined;
   }
 
+  /**
+   * The guard of a browser session for its whole life (no override: sessions take none). A
+   * session has no one moment to settle at, so each scan is charged as it is made.
+   */
+  async sessionGuard(teamId: string, keyId: string | undefined): Promise<TeamGuard | undefined> {
+    const rules = await this.rulesFor(teamId, undefined);
+    if (!rules) return undefined;
+    const ledger = this.deps.ledger;
+    const charge = () => {
+      void ledger?.charge({ teamId, keyId: keyId ?? null, cause: `threat-scan:${randomUUID()}`, credits: this.deps.scanCredits }).catch(() => undefined);
+    };
+    return new TeamGuard(this.deps.base, rules, this.deps.classifier, charge);
+  }
+
   /** Charges a guard's scans not yet charged; answers the credits. */
   async settle(guard: TeamGuard, teamId: string, keyId: string | undefined): Promise<number> {
     const scans = guard.takeScans();
