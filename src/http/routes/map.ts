@@ -63,7 +63,14 @@ export async function mapRoutes(app: FastifyInstance, deps: MapRouteDeps): Promi
     // One guard for the whole map: the pages it reads and the links it answers with.
     const guard = await deps.threat.guardFor(teamId, body.threatProtection);
     const ctx = scrapeContext(deps.publicUrl, req, reply);
-    let { links } = await deps.mapper.map(toMapRequest(body), guard ? { ...ctx, guard } : ctx);
+    let links;
+    try {
+      ({ links } = await deps.mapper.map(toMapRequest(body), guard ? { ...ctx, guard } : ctx));
+    } catch (e) {
+      // A blocked start URL was still scanned.
+      if (guard) await deps.threat.settle(guard, teamId, keyId);
+      throw e;
+    }
     let warning: string | undefined;
     let scans = 0;
     if (guard) {
