@@ -216,7 +216,11 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     crawlRepo,
     webhooks,
     guard,
-    search: (teamId, target, signal) => searchForMonitor(search.service, teamId, target, signal),
+    search: async (teamId, target, signal) => {
+      // A monitor's results meet the team's threat rules as a search request's do.
+      const guard = await threat.guardFor(teamId, undefined);
+      return searchForMonitor(search.service, teamId, target, signal, guard ? (urls) => threat.screen(guard, teamId, undefined, urls) : undefined);
+    },
   });
   let closed = false;
   return {

@@ -169,6 +169,30 @@ describe('rules applied to every URL fetched', () => {
     expect(links.filter((l) => l.includes('orphan'))).toEqual([]);
   });
 
+  it("a monitor check reports a page the rules block as an error", async () => {
+    await setPolicy({ enabled: true, mode: 'normal' });
+    classifier.risky = ['oolong'];
+    const blocked = `${e2e.site.url}/library/oolong-tea-history`;
+    const m = await e2e.fc.createMonitor({
+      name: 'threat watch',
+      schedule: { cron: '0 0 1 1 *' },
+      judgeEnabled: false,
+      targets: [{ type: 'scrape', urls: [`${e2e.site.url}/library/white-tea-history`, blocked] }],
+    });
+    const started = await e2e.fc.runMonitor(m.id);
+    let detail = await e2e.fc.getMonitorCheck(m.id, started.id);
+    for (let i = 0; i < 300 && ['queued', 'running'].includes(detail.status); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      detail = await e2e.fc.getMonitorCheck(m.id, started.id);
+    }
+    expect(detail.summary).toMatchObject({ totalPages: 2, new: 1, error: 1 });
+    const failed = detail.pages.find((p) => p.status === 'error') as { url: string; error?: string } | undefined;
+    expect(failed?.url).toBe(blocked);
+    expect(failed?.error).toMatch(/threat protection/);
+    expect(e2e.site.hits.get('/library/oolong-tea-history')).toBeUndefined();
+    await e2e.fc.deleteMonitor(m.id);
+  });
+
   it('search drops blocked results and says so', async () => {
     await setPolicy({});
     for (const slug of ['green-tea-history', 'green-tea-brewing']) await e2e.fc.scrape(`${e2e.site.url}/library/${slug}`);
