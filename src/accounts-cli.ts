@@ -5,6 +5,7 @@
 import type { Runtime } from './runtime.js';
 import { UNLIMITED } from './billing/ledger.js';
 import { plans } from './billing/plans.js';
+import { editPolicy } from './security/threat/policy-args.js';
 
 type Out = (line: string) => void;
 type Usage = (message: string) => Error;
@@ -76,6 +77,38 @@ export async function teamsCommand(rt: Runtime, args: string[], out: Out, usage:
       await rt.keys.setPlan(id, value);
       await operatorEvent(rt, id, `teams set-plan ${value}`);
       out(describe(await rt.ledger.account(id)));
+      return;
+    }
+    case 'threat-policy': {
+      const id = await teamId(rt, target, usage);
+      const edits = args.slice(2);
+      const current = (await rt.teamPolicies.settings(id)).threat;
+      if (edits.length === 0 || (edits.length === 1 && edits[0] === 'show')) {
+        out(JSON.stringify(current));
+        return;
+      }
+      let next;
+      try {
+        next = editPolicy(current, edits);
+      } catch (e) {
+        throw usage(`teams threat-policy: ${(e as Error).message}`);
+      }
+      await rt.teamPolicies.setThreatPolicy(id, next);
+      // The event names the change, not the lists' contents.
+      await operatorEvent(rt, id, `teams threat-policy ${edits.map((e) => e.split('=')[0]).join(' ')}`);
+      out(JSON.stringify(next));
+      return;
+    }
+    case 'zdr': {
+      const id = await teamId(rt, target, usage);
+      if (value === undefined || value === 'show') {
+        out(`zdr ${(await rt.teamPolicies.settings(id)).zdr ? 'on' : 'off'}`);
+        return;
+      }
+      if (value !== 'on' && value !== 'off') throw usage('teams zdr takes on or off');
+      await rt.teamPolicies.setZdr(id, value === 'on');
+      await operatorEvent(rt, id, `teams zdr ${value}`);
+      out(`zdr ${value}`);
       return;
     }
     default:

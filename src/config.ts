@@ -96,6 +96,12 @@ const envSchema = z.object({
   SEARXNG_ENGINES: list.default([]),
   /** Index every fetched page for search (the local index); off makes `provider: "local"` find nothing new. */
   SEARCH_INDEX: bool.default(true),
+  /** Threat protection's URL classifier: POST {url} -> {riskScore 0..100, categories?} (README, "Threat protection"). */
+  THREAT_CLASSIFIER_URL: z.string().url().optional(),
+  /** How long the classifier may take per URL before the team's failurePolicy decides. */
+  THREAT_CLASSIFIER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+  /** Domain-list files (comma-separated) for the offline classifier, used when THREAT_CLASSIFIER_URL is not set. */
+  THREAT_DOMAIN_LISTS: list.default([]),
   /** Any server speaking the OpenAI chat-completions protocol (Ollama, vLLM, llama.cpp, LM Studio, a gateway, OpenAI), e.g. `http://127.0.0.1:11434/v1`. */
   MODEL_BASE_URL: z.string().url().optional(),
   MODEL_API_KEY: z.string().min(1).optional(),
@@ -155,6 +161,9 @@ export interface Config {
   searxngUrl: string | undefined;
   searxngEngines: string[];
   searchIndex: boolean;
+  threatClassifierUrl: string | undefined;
+  threatClassifierTimeoutMs: number;
+  threatDomainLists: string[];
   /** The language model; undefined runs the offline algorithms (src/llm). */
   model: ModelSettings | undefined;
 }
@@ -274,6 +283,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     searxngUrl: e.SEARXNG_URL ?? e.SEARXNG_ENDPOINT,
     searxngEngines: e.SEARXNG_ENGINES,
     searchIndex: e.SEARCH_INDEX,
+    threatClassifierUrl: e.THREAT_CLASSIFIER_URL,
+    threatClassifierTimeoutMs: e.THREAT_CLASSIFIER_TIMEOUT_MS,
+    threatDomainLists: e.THREAT_DOMAIN_LISTS,
     model: modelSettings(e),
     ...overrides,
   };

@@ -28,6 +28,10 @@ const USAGE = `Usage: gleaner <command>
   teams create <name> [plan]
   teams set-plan <team> <plan>
                         plans: free, standard, scale, self-hosted
+  teams threat-policy <team> [show | key=value ... | '{json}']
+                        the team's threat protection policy (README)
+  teams zdr <team> [on|off]
+                        zero data retention for the team's requests
   credits show <team>   the team's credits this period
   credits grant <team> <n>
                         top up: credits that stay until spent

@@ -20,7 +20,7 @@ import type { Document } from './core/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
 import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
-import { connectRedis, ensureWritableDataDir, storeFailure } from './startup.js';
+import { connectRedis, ensureWritableDataDir, StartupError, storeFailure } from './startup.js';
 import { BlobStore } from './store/blobs.js';
 import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
@@ -45,6 +45,12 @@ import { searchForMonitor } from './search/monitor-target.js';
 import type { SearchService } from './search/service.js';
 import { ModelProvider } from './llm/provider.js';
 import { MemoryTokenLedger, type TokenLedger } from './llm/usage.js';
+import { COSTS } from './billing/costs.js';
+import { HttpClassifier } from './security/threat/classifier-http.js';
+import { ListClassifier } from './security/threat/classifier-lists.js';
+import type { UrlClassifier } from './security/threat/decide.js';
+import { ThreatProtection } from './security/threat/service.js';
+import { TeamPolicyStore } from './security/threat/store.js';
 
 /** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
 export interface Runtime extends AppServices {
@@ -64,6 +70,9 @@ export interface Runtime extends AppServices {
   ledger: CreditLedger;
   /** Audit events of the teams that keep a log. */
   audit: AuditLog;
+  /** Each team's threat protection policy and zero data retention flag. */
+  teamPolicies: TeamPolicyStore;
+  threat: ThreatProtection;
   redis: Redis | undefined;
   queues: QueueFactory;
   crawlQueue: JobQueue<CrawlTask>;
@@ -98,6 +107,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   // What an operator can get wrong is checked first, each with a StartupError naming the setting.
   ensureWritableDataDir(config.dataDir);
+  const classifier = threatClassifier(config);
   const store = await openStore({
     dataDir: config.dataDir,
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
@@ -117,7 +127,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   // With page threads, plain fetches run there and bring their transform back with them.
   const threads = createFetchingThreads(config.transformThreads, { allowedCidrs: config.allowPrivateRanges, maxResponseBytes: config.maxResponseBytes });
   const transformer = threads ?? createTransformer(0);
-  const http: Engine = threads ? new ThreadedHttpEngine(threads) : new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
+  const http: Engine = threads
+    ? new ThreadedHttpEngine(threads, { shared: guard, engine: new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes }) })
+    : new HttpEngine({ guard, maxResponseBytes: config.maxResponseBytes });
   const chromium = config.disableBrowser ? undefined : findChromium(config.chromiumPath);
   if (!chromium && !config.disableBrowser) {
     log.warn('No Chromium found (set CHROMIUM_PATH or install Debian package "chromium"): screenshots and JavaScript pages will fail');
@@ -135,6 +147,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     ledger.recordTokens({ teamId: use.teamId, keyId: use.keyId ?? null, cause, tokens: use.promptTokens + use.completionTokens }).catch((err: unknown) => log.warn({ err }, 'token usage not recorded'));
   });
   const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
+  const teamPolicies = new TeamPolicyStore(store.db);
+  const threat = new ThreatProtection({ policies: teamPolicies, base: guard, classifier, ledger: { charge: (c) => ledger.charge(c) }, scanCredits: COSTS.threatScan });
   const scraper = new Scraper({
     http,
     browser,
@@ -149,6 +163,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     profiles,
     ...search.scraperDeps,
     ...(model ? { model } : {}),
+    threat,
   });
   search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
@@ -163,6 +178,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     maxOutputChars: 1024 * 1024,
     // A value larger than the sandbox could hold is of no use to the code that asked for it.
     maxValueChars: Math.min(config.maxResponseBytes, Math.floor(config.browserExecuteMemoryBytes / 4)),
+    teamGuard: (teamId) => threat.sessionGuard(teamId, undefined),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
   const planTable = plans(config.rateLimitPerMinute);
@@ -201,7 +217,11 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     crawlRepo,
     webhooks,
     guard,
-    search: (teamId, target, signal) => searchForMonitor(search.service, teamId, target, signal),
+    search: async (teamId, target, signal) => {
+      // A monitor's results meet the team's threat rules as a search request's do.
+      const guard = await threat.guardFor(teamId, undefined);
+      return searchForMonitor(search.service, teamId, target, signal, guard ? (urls) => threat.screen(guard, teamId, undefined, urls) : undefined);
+    },
     ...(model ? { model } : {}),
   });
   let closed = false;
@@ -220,6 +240,8 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     limits,
     ledger,
     audit: new AuditLog(store.db),
+    teamPolicies,
+    threat,
     queueStatus: (teamId, maxConcurrency) => queueStatus(store.db, teamId, maxConcurrency),
     redis,
     queues,
@@ -251,6 +273,17 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       await store.close();
     },
   };
+}
+
+/** The HTTP classifier when configured, else the operator's domain lists, else none. */
+function threatClassifier(config: Config): UrlClassifier | undefined {
+  if (config.threatClassifierUrl) return new HttpClassifier(config.threatClassifierUrl, config.threatClassifierTimeoutMs);
+  if (config.threatDomainLists.length === 0) return undefined;
+  try {
+    return ListClassifier.fromFiles(config.threatDomainLists);
+  } catch (e) {
+    throw new StartupError(`cannot read the threat domain lists (${(e as Error).message}): check THREAT_DOMAIN_LISTS`, { cause: e });
+  }
 }
 
 /**

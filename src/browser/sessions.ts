@@ -39,6 +39,8 @@ export interface BrowserSessionsOptions {
   maxOutputChars: number;
   /** Most characters a value read from a session's page may have before it is refused in the page. */
   maxValueChars: number;
+  /** The team's threat protection guard for a session's life; absent or undefined: `guard` alone. */
+  teamGuard?: (teamId: string) => Promise<UrlGuard | undefined>;
 }
 
 interface SessionTimes {
@@ -103,6 +105,8 @@ interface LiveSession {
   queue: Promise<unknown>;
   ending: Promise<number> | undefined;
   cdp: { endpoint: string; token: string; connections: Set<CdpConnection> } | undefined;
+  /** What every navigation of the session is checked against: the team's guard, or the installation's. */
+  guard: UrlGuard;
 }
 
 const digest = (v: string) => createHash('sha256').update(v).digest();
@@ -133,18 +137,19 @@ export class BrowserSessions {
     let ctx: SessionContext | undefined;
     try {
       if (opts.profile) hold = await this.o.profiles.hold(teamId, opts.profile.name, opts.profile.saveChanges, id, opts.ttlMs);
+      const guard = await this.guardOf(teamId);
       const sessionOpts = {
-        guard: this.o.guard,
+        guard,
         ...(hold?.state ? { storageState: hold.state } : {}),
         ...(opts.mobile ? { mobile: true } : {}),
       };
       ctx = opts.cdp ? await engine.openCdpSession(sessionOpts) : await engine.openSession(sessionOpts);
       if (opts.startUrl) {
         navigationScheme(opts.startUrl);
-        await this.o.guard.checkUrl(opts.startUrl);
+        await guard.checkUrl(opts.startUrl);
         await ctx.page.goto(opts.startUrl, { timeout: START_NAV_TIMEOUT_MS, waitUntil: 'load' });
       }
-      return await this.register(id, teamId, ctx, hold, opts, opts.profile?.name);
+      return await this.register(id, teamId, ctx, hold, opts, opts.profile?.name, guard);
     } catch (e) {
       await ctx?.close();
       await hold?.release(undefined);
@@ -173,7 +178,7 @@ export class BrowserSessions {
       });
       const scrapeId = doc.metadata.scrapeId;
       if (kept && scrapeId) {
-        await this.register(randomUUID(), teamId, kept, undefined, { ...this.interactTtl, scrapeId }, undefined);
+        await this.register(randomUUID(), teamId, kept, undefined, { ...this.interactTtl, scrapeId }, undefined, await this.guardOf(teamId));
         kept = undefined;
       }
       return doc;
@@ -220,7 +225,7 @@ export class BrowserSessions {
     }
     return {
       endpoint: cdp.endpoint,
-      guard: this.o.guard,
+      guard: s.guard,
       track: (conn) => {
         if (s.ending) return conn.close();
         cdp.connections.add(conn);
@@ -271,6 +276,10 @@ export class BrowserSessions {
   }
 
   /** Makes an open context a live session, listed in the store. */
+  private async guardOf(teamId: string): Promise<UrlGuard> {
+    return (await this.o.teamGuard?.(teamId)) ?? this.o.guard;
+  }
+
   private async register(
     id: string,
     teamId: string,
@@ -278,6 +287,7 @@ export class BrowserSessions {
     hold: ProfileHold | undefined,
     times: SessionTimes,
     profileName: string | undefined,
+    guard: UrlGuard,
   ): Promise<SessionView> {
     const now = Date.now();
     const s: LiveSession = {
@@ -294,6 +304,7 @@ export class BrowserSessions {
       queue: Promise.resolve(),
       ending: undefined,
       cdp: cdpOf(ctx),
+      guard,
     };
     await this.o.db
       .insertInto('browser_sessions')
@@ -339,7 +350,7 @@ export class BrowserSessions {
       saveFile: async (data, mime) => req.absoluteUrl(this.o.blobs.urlPath(await this.o.blobs.put(s.teamId, data, mime))),
       checkNavigation: async (url) => {
         navigationScheme(url);
-        await this.o.guard.checkUrl(url);
+        await s.guard.checkUrl(url);
       },
       maxValueChars: this.o.maxValueChars,
     };

@@ -8,4 +8,10 @@ export interface UrlGuard {
   checkUrl(url: string): Promise<void>;
   /** Throws an ApiError when a connected peer address is refused. */
   checkAddress(ip: string, url: string): void;
+  /**
+   * A browser page's sub-resource or connection, when the guard treats those more lightly than
+   * the pages asked for (a team's threat rules: lists, but no per-URL classifier scan); checkUrl
+   * is used when absent.
+   */
+  checkSubresource?(url: string): Promise<void>;
 }

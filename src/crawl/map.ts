@@ -131,7 +131,9 @@ export class MapService {
 
   async map(req: MapRequest, ctx: ScrapeContext): Promise<{ links: MapLink[] }> {
     const startUrl = normaliseTargetUrl(req.url);
-    await this.deps.guard.checkUrl(startUrl);
+    // The team's threat guard, when the caller holds one, covers robots.txt and sitemaps too.
+    const guard = ctx.guard ?? this.deps.guard;
+    await guard.checkUrl(startUrl);
     const started = Date.now();
     const explicit = req.timeout !== undefined;
     const deadline = started + (req.timeout ?? DEFAULT_BUDGET_MS);
@@ -153,11 +155,11 @@ export class MapService {
 
       // Required work, in parallel: robots.txt then sitemaps, and the start page.
       const robotsAndSitemaps = (async () => {
-        const robots = parseRobots(origin, await fetchRobotsTxt(origin, this.deps.http, this.deps.guard, signal, Math.min(10_000, remaining())));
+        const robots = parseRobots(origin, await fetchRobotsTxt(origin, this.deps.http, guard, signal, Math.min(10_000, remaining())));
         const sitemapUrls =
           req.sitemap === 'skip'
             ? []
-            : await discoverSitemapUrls(origin, robots.sitemaps(), this.deps.http, this.deps.guard, {
+            : await discoverSitemapUrls(origin, robots.sitemaps(), this.deps.http, guard, {
                 maxUrls: Math.min(MAX_MAP_LIMIT, req.limit * 2 + 100),
                 maxSitemaps: MAX_SITEMAP_FILES,
                 timeoutMs: Math.min(SITEMAP_BUDGET_MS, remaining()),

@@ -26,6 +26,8 @@ import { installAudit } from './audit.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { QueueStatusReader } from './routes/team.js';
 import { installAuth } from './auth.js';
+import { installTeamPolicies } from './team-policies.js';
+import type { ThreatProtection } from '../security/threat/service.js';
 import { refuseWhileClosing } from './draining.js';
 import { frameworkError, installErrorHandling } from './errors.js';
 import { installJsonBodyParser } from './json-depth.js';
@@ -68,6 +70,8 @@ export interface AppServices {
   crawls: CrawlService;
   monitorService: MonitorService;
   browserSessions: BrowserSessions;
+  /** Per-team threat protection and zero data retention. */
+  threat: ThreatProtection;
 }
 
 export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
@@ -98,14 +102,15 @@ export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   refuseWhileClosing(app);
   installAuth(app, rt.keys, rt.limits, rt.ledger);
   installAudit(app, rt.audit);
+  installTeamPolicies(app, rt.threat);
   await installOpenApi(app, VERSION);
   const { publicUrl } = rt.config;
   await app.register(healthRoutes, { storeReady: () => rt.storeReady() });
   await app.register(fileRoutes, { blobs: rt.blobs });
   await app.register(scrapeRoutes, { scraper: rt.scraper, documents: rt.documents, browserSessions: rt.browserSessions, ledger: rt.ledger, publicUrl });
-  await app.register(mapRoutes, { mapper: rt.mapper, ledger: rt.ledger, publicUrl });
-  await app.register(searchRoutes, { search: rt.searchService, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
-  await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents, ledger: rt.ledger });
+  await app.register(mapRoutes, { mapper: rt.mapper, ledger: rt.ledger, threat: rt.threat, publicUrl });
+  await app.register(searchRoutes, { search: rt.searchService, threat: rt.threat, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
+  await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents, ledger: rt.ledger, zdr: (teamId) => rt.threat.zdr(teamId) });
   await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
   await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, model: rt.model, browserCdp: rt.config.browserCdp, publicUrl });
   await app.register(teamRoutes, { ledger: rt.ledger, queueStatus: rt.queueStatus });

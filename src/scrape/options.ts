@@ -16,9 +16,10 @@ import { FORMAT_TYPES, FORMATS } from './formats/registry.js';
 import { neededBy, refusals } from './formats/run.js';
 import { screenshotSchema } from './formats/screenshot.js';
 import type { RegisteredFormat } from './formats/types.js';
+import { threatProtectionField } from '../security/threat/policy.js';
 
 /** Options of the interface whose behaviour a later feature brings. */
-export const PENDING_OPTIONS = ['threatProtection', 'domainTools', 'useMock'] as const;
+export const PENDING_OPTIONS = ['domainTools', 'useMock'] as const;
 
 /**
  * A format entry: a bare name (`"markdown"`) or an object with `type`; each type's schema comes
@@ -149,8 +150,9 @@ export const scrapeOptionsShape = {
       }),
     ])
     .optional(),
+  /** Per-request override of the team's threat protection policy (src/security/threat/policy.ts). */
+  threatProtection: threatProtectionField,
   // Accepted on the wire, refused with a clear message until their feature lands.
-  threatProtection: z.unknown().optional(),
   domainTools: z.unknown().optional(),
   useMock: z.unknown().optional(),
 };

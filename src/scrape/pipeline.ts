@@ -12,6 +12,8 @@ import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
 import type { Config } from '../config.js';
 import type { SsrfGuard } from '../security/ssrf.js';
+import type { TeamGuard } from '../security/threat/guard.js';
+import type { ThreatProtection } from '../security/threat/service.js';
 import { applyParsed, parseFetched } from './parsed.js';
 import type { DocumentParser } from '../parse/service.js';
 import { isHtml, isScriptShell, looksBlocked } from './detect.js';
@@ -49,6 +51,11 @@ export interface ScrapeContext {
    * `metadata.creditsUsed`; absent when the caller charges for the page itself (a crawl).
    */
   charge?: (doc: Document) => Promise<number>;
+  /**
+   * The team's threat guard, when the caller holds one for the whole request (map, search): the
+   * caller charges its scans. Absent, the scrape makes its own from the team's policy.
+   */
+  guard?: TeamGuard;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -106,6 +113,16 @@ export interface ScraperDeps {
   indexer?: { index(teamId: string, doc: Document): Promise<void> };
   /** The language model; absent means the offline algorithms (and refusals for what needs a model). */
   model?: ModelAccess;
+  /** Per-team threat protection and zero data retention; absent means neither applies. */
+  threat?: ThreatProtection;
+}
+
+/** What the team's settings make of one scrape (see Scraper.teamRules). */
+interface TeamScrape {
+  o: ScrapeOptions;
+  guard: TeamGuard | undefined;
+  /** Whether this scrape made the guard, and so charges its scans. */
+  own: boolean;
 }
 
 /** Time kept back from a request's timeout for the answer to leave after the model work. */
@@ -127,9 +144,42 @@ export function roughlyFits(doc: Document, max: number): boolean {
 export class Scraper {
   constructor(private readonly deps: ScraperDeps) {}
 
-  async scrape(rawUrl: string, options: ScrapeOptions, ctx: ScrapeContext): Promise<Document> {
+  async scrape(rawUrl: string, requested: ScrapeOptions, ctx: ScrapeContext): Promise<Document> {
     const started = Date.now();
-    this.refuseUnavailable(options);
+    this.refuseUnavailable(requested);
+    const team = await this.teamRules(requested, ctx);
+    try {
+      return await this.scrapeFor(rawUrl, team, ctx, started);
+    } finally {
+      // Scans of a page that failed (a blocked URL among them) are charged on their own.
+      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId);
+    }
+  }
+
+  /**
+   * The team's settings applied to a scrape: a zero-data-retention team's scrapes keep nothing,
+   * and its threat rules (with the request's override; 403 when the policy refuses it) guard every
+   * fetch. A lockdown request fetches nothing, so no guard is made for it.
+   */
+  private async teamRules(o: ScrapeOptions, ctx: ScrapeContext): Promise<TeamScrape> {
+    const threat = this.deps.threat;
+    if (!threat) return { o, guard: undefined, own: false };
+    const { zdr, guard } = await threat.forScrape(ctx.teamId, o.threatProtection);
+    const kept = zdr && !o.zeroDataRetention ? { ...o, zeroDataRetention: true } : o;
+    if (o.lockdown) return { o: kept, guard: undefined, own: false };
+    return ctx.guard ? { o: kept, guard: ctx.guard, own: false } : { o: kept, guard, own: guard !== undefined };
+  }
+
+  /** Adds the scans made so far to the page's price, and failurePolicy notes to its warning. */
+  private threatOutcome(doc: Document, team: TeamScrape): void {
+    const guard = team.guard;
+    if (!guard) return;
+    if (team.own) doc.metadata.creditsUsed += guard.takeScans() * this.deps.threat!.scanCredits;
+    if (guard.warnings.length) doc.warning = [doc.warning, ...guard.warnings].filter(Boolean).join(' ');
+  }
+
+  private async scrapeFor(rawUrl: string, team: TeamScrape, ctx: ScrapeContext, started: number): Promise<Document> {
+    const options = team.o;
     const url = normaliseTargetUrl(rawUrl);
     const scrapeId = randomUUID();
     const wantsScreenshot = options.formats.some((f) => f.type === 'screenshot');
@@ -144,9 +194,10 @@ export class Scraper {
       if (cached) return this.finish(cached, scrapeId, ctx, options, false, started);
     }
 
-    const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, true, state));
+    const { result, proxy } = await this.withProfile(options, ctx, scrapeId, (state) => this.fetchPage(url, options, ctx, true, state, team.guard));
     const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     await this.pageFormats(doc, page, options, ctx, scrapeId, started);
+    this.threatOutcome(doc, team);
     if (consultCache) doc.metadata.cacheState = 'miss';
     if (cacheable && result.status < 500 && roughlyFits(doc, this.deps.cacheMaxDocumentChars ?? DEFAULT_MAX_CACHED_CHARS)) {
       // The warning is about this fetch's route (its proxy), not the page a later hit reads.
@@ -201,21 +252,32 @@ export class Scraper {
    * If-None-Match / If-Modified-Since, and a 304, or a body byte-identical to the prior one,
    * ends it as unchanged. The cache is neither read nor written: a check wants the page as it is.
    */
-  async revalidate(rawUrl: string, options: ScrapeOptions, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
-    this.refuseUnavailable(options);
+  async revalidate(rawUrl: string, requested: ScrapeOptions, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
+    this.refuseUnavailable(requested);
+    const team = await this.teamRules(requested, ctx);
+    try {
+      return await this.revalidateFor(rawUrl, team, ctx, prior);
+    } finally {
+      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId);
+    }
+  }
+
+  private async revalidateFor(rawUrl: string, team: TeamScrape, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
+    const options = team.o;
     const url = normaliseTargetUrl(rawUrl);
     const conditional: Record<string, string> = {};
     if (prior.etag) conditional['If-None-Match'] = prior.etag;
     if (prior.lastModified) conditional['If-Modified-Since'] = prior.lastModified;
     const withValidators = Object.keys(conditional).length ? { ...options, headers: { ...conditional, ...(options.headers ?? {}) } } : options;
     // No transform with the fetch: an unchanged page needs none.
-    const { result, proxy } = await this.fetchPage(url, withValidators, ctx, false);
+    const { result, proxy } = await this.fetchPage(url, withValidators, ctx, false, undefined, team.guard);
     const bodyHash = createHash('sha256').update(result.body).digest('hex');
     if (result.status === 304 || (prior.bodyHash === bodyHash && result.status < 400)) return { unchanged: true };
     const started = Date.now();
     const scrapeId = randomUUID();
     const { doc, page } = await this.buildDocument(rawUrl, result, proxy, options, ctx);
     await this.pageFormats(doc, page, options, ctx, scrapeId, started);
+    this.threatOutcome(doc, team);
     const validators = { etag: result.headers['etag'] ?? null, lastModified: result.headers['last-modified'] ?? null, bodyHash };
     return { unchanged: false, doc: await this.finish(doc, scrapeId, ctx, options, true, started), validators };
   }
@@ -265,6 +327,7 @@ export class Scraper {
     ctx: ScrapeContext,
     transform: boolean,
     state?: BrowserStorageState,
+    guard?: TeamGuard,
   ): Promise<{ result: FetchResult; proxy: ProxyAttempt }> {
     const deadline = Date.now() + o.timeout;
     const attempts = proxyAttempts(this.deps.proxies, o.proxy, o.location?.country);
@@ -276,9 +339,9 @@ export class Scraper {
       transform ? { ...pageTransform(o), keepText: attempts.length > 1 || neededBy(o.formats).html, checkJavaScript } : undefined;
     for (const [i, proxy] of attempts.entries()) {
       const engine = this.needsBrowser(o) ? this.browser() : this.deps.http;
-      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(engine.name === 'http' && fallback)));
+      let result = await engine.fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(engine.name === 'http' && fallback), guard));
       if (engine.name === 'http' && fallback && isScriptShell(result)) {
-        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(false)));
+        result = await this.browser().fetch(this.request(url, o, proxy, deadline, ctx, state, fetchTransform(false), guard));
       }
       last = { result, proxy };
       // The check reads the whole page, on the thread that runs every crawl: only worth it when
@@ -316,6 +379,7 @@ export class Scraper {
     ctx: ScrapeContext,
     state: BrowserStorageState | undefined,
     transform: FetchTransform | undefined,
+    guard: TeamGuard | undefined,
   ): BrowserFetchRequest {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new ApiError('SCRAPE_TIMEOUT');
@@ -333,7 +397,7 @@ export class Scraper {
       skipTlsVerification: o.skipTlsVerification,
       mobile: o.mobile,
       waitForMs: o.waitFor,
-      guard: this.deps.guard,
+      guard: guard ?? this.deps.guard,
     };
     if (proxy.url) req.proxyUrl = proxy.url;
     if (o.location) req.location = o.location;

@@ -5,7 +5,7 @@
  * not know how search is assembled.
  */
 import { normaliseDomain, type SearchPlan } from './request.js';
-import type { SearchService } from './service.js';
+import type { SearchContext, SearchService } from './service.js';
 
 export interface MonitorSearchTarget {
   queries: string[];
@@ -33,7 +33,14 @@ const WINDOW_MS: Record<string, number> = {
 
 const QUERY_TIMEOUT_MS = 60_000;
 
-export async function searchForMonitor(service: SearchService, teamId: string, target: MonitorSearchTarget, signal: AbortSignal): Promise<MonitorSearchResult> {
+/** `screen`: the team's threat protection, which drops the results it blocks (see SearchContext). */
+export async function searchForMonitor(
+  service: SearchService,
+  teamId: string,
+  target: MonitorSearchTarget,
+  signal: AbortSignal,
+  screen?: SearchContext['screen'],
+): Promise<MonitorSearchResult> {
   const urls: string[] = [];
   const warnings = new Set<string>();
   let credits = 0;
@@ -49,7 +56,7 @@ export async function searchForMonitor(service: SearchService, teamId: string, t
       ignoreInvalidURLs: true,
       zeroDataRetention: false,
     };
-    const out = await service.search(plan, { teamId, absoluteUrl: (p) => p, signal, scrapeConcurrency: 1 });
+    const out = await service.search(plan, { teamId, absoluteUrl: (p) => p, signal, scrapeConcurrency: 1, ...(screen ? { screen } : {}) });
     credits += out.creditsUsed;
     if (out.warning) warnings.add(out.warning);
     for (const item of out.data.web ?? []) {

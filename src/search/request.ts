@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_TIMEOUT_MS, scrapeOptionsSchema } from '../scrape/options.js';
+import { threatProtectionField } from '../security/threat/policy.js';
 import { parseTbs, type TimeFilter } from './tbs.js';
 import { CATEGORY_TYPES, SOURCE_TYPES, type CategoryType, type SourceType } from './types.js';
 
@@ -87,7 +88,7 @@ export const searchRequestSchema = z
     highlights: z.boolean().optional(),
     scrapeOptions: searchScrapeOptions.optional(),
     enterprise: z.array(z.enum(['default', 'anon', 'zdr'])).max(3).optional(),
-    threatProtection: z.unknown().optional(),
+    threatProtection: threatProtectionField,
     domainTools: z.boolean().optional(),
     toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
     integration: z.string().max(256).optional(),
@@ -102,9 +103,6 @@ export const searchRequestSchema = z
       if (seen.has(s.type)) ctx.addIssue({ code: 'custom', path: ['sources', i], message: `The source "${s.type}" is listed twice` });
       seen.add(s.type);
     });
-    if (b.threatProtection !== undefined && b.threatProtection !== null && b.threatProtection !== false) {
-      ctx.addIssue({ code: 'custom', path: ['threatProtection'], message: "The 'threatProtection' option is not supported yet by this server" });
-    }
     if (b.domainTools) {
       ctx.addIssue({ code: 'custom', path: ['domainTools'], message: 'Domain tools are not available on this server' });
     }

@@ -36,6 +36,11 @@ export interface SearchOutcome {
 export interface SearchContext extends ScrapeContext {
   /** Scrapes of results run at once. */
   scrapeConcurrency: number;
+  /**
+   * The team's threat protection: which result URLs it blocks (they are dropped and named in
+   * `warning`) and the credits its scans cost. Absent when the team's rules check nothing.
+   */
+  screen?: (urls: string[]) => Promise<{ blocked: { url: string; reason: string }[]; warnings: string[]; credits: number }>;
 }
 
 type ListOutcome = { type: SourceType; hits: SearchHit[]; warnings: string[] } | { type: SourceType; error: ProviderError };
@@ -78,6 +83,7 @@ export class SearchService {
         warnings.push(...l.warnings);
         data[l.type] = l.hits.map((h, i) => shape(l.type, h, i + 1));
       }
+      if (ctx.screen) credits += await screenResults(data, ctx.screen, warnings);
       if (plan.scrapeOptions) {
         credits += await this.scrapeResults(plan, data, ctx, deadline, signal, warnings);
       } else {
@@ -205,6 +211,20 @@ function abortion(signal: AbortSignal, name: string): Promise<never> {
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });
+}
+
+/** Drops the results threat protection blocks; answers the credits its scans cost. */
+async function screenResults(data: Partial<Record<SourceType, ResultItem[]>>, screen: NonNullable<SearchContext['screen']>, warnings: string[]): Promise<number> {
+  const urls = [...new Set(Object.values(data).flatMap((items) => items.map((it) => it['url']).filter((u): u is string => typeof u === 'string' && /^https?:\/\//i.test(u))))];
+  if (urls.length === 0) return 0;
+  const { blocked, warnings: notes, credits } = await screen(urls);
+  warnings.push(...notes);
+  if (blocked.length > 0) {
+    const out = new Set(blocked.map((b) => b.url));
+    for (const [k, items] of Object.entries(data)) data[k as SourceType] = items.filter((it) => !out.has(it['url'] as string)).map(reposition);
+    warnings.push(`${blocked.length} result(s) were dropped by threat protection: ${blocked.map((b) => `${b.url} (${b.reason})`).join('; ')}`);
+  }
+  return credits;
 }
 
 const reposition = (item: ResultItem, i: number): ResultItem => ({ ...item, position: i + 1 });

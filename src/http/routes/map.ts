@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { COSTS } from '../../billing/costs.js';
 import type { CreditLedger } from '../../billing/ledger.js';
-import { ApiError } from '../../errors.js';
 import { DEFAULT_MAP_LIMIT, MAX_MAP_LIMIT, type MapRequest, type MapService } from '../../crawl/map.js';
 import { MAX_TIMEOUT_MS, scrapeOptionsShape } from '../../scrape/options.js';
+import { threatProtectionField } from '../../security/threat/policy.js';
+import type { ThreatProtection } from '../../security/threat/service.js';
 import { principalOf } from '../auth.js';
 import { scrapeContext } from './scrape.js';
 
@@ -25,7 +26,7 @@ export const mapRequestSchema = z.looseObject({
   location: scrapeOptionsShape.location,
   // There is no shared index to consult; accepted so callers that send it keep working.
   useIndex: z.boolean().optional(),
-  threatProtection: z.unknown().optional(),
+  threatProtection: threatProtectionField,
   auditMetadata: scrapeOptionsShape.auditMetadata,
   integration: z.string().max(256).optional(),
   origin: z.string().max(256).optional(),
@@ -34,13 +35,6 @@ export const mapRequestSchema = z.looseObject({
 type MapBody = z.output<typeof mapRequestSchema>;
 
 function toMapRequest(b: MapBody): MapRequest {
-  if (b.threatProtection !== undefined && b.threatProtection !== null && b.threatProtection !== false) {
-    // Same answer as scrape gives until threat protection exists, rather than a silent no-op.
-    throw new ApiError('UNSUPPORTED_OPTION', {
-      message: "The 'threatProtection' option is not supported yet by this server",
-      details: [{ path: 'threatProtection', message: "The 'threatProtection' option is not supported yet by this server" }],
-    });
-  }
   const req: MapRequest = {
     url: b.url,
     sitemap: b.sitemapOnly ? 'only' : b.ignoreSitemap ? 'skip' : b.sitemap,
@@ -58,14 +52,38 @@ function toMapRequest(b: MapBody): MapRequest {
 export interface MapRouteDeps {
   mapper: MapService;
   ledger: CreditLedger;
+  threat: ThreatProtection;
   publicUrl: string | undefined;
 }
 
 export async function mapRoutes(app: FastifyInstance, deps: MapRouteDeps): Promise<void> {
   app.post('/v2/map', { schema: { body: mapRequestSchema, tags: ['map'] }, config: { scope: 'map', bucket: 'map' } }, async (req, reply) => {
-    const { links } = await deps.mapper.map(toMapRequest(req.body as MapBody), scrapeContext(deps.publicUrl, req, reply));
+    const body = req.body as MapBody;
     const { teamId, keyId } = principalOf(req);
-    req.creditsCharged = await deps.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map });
-    return { success: true, links };
+    // One guard for the whole map: the pages it reads and the links it answers with.
+    const guard = await deps.threat.guardFor(teamId, body.threatProtection);
+    const ctx = scrapeContext(deps.publicUrl, req, reply);
+    let links;
+    try {
+      ({ links } = await deps.mapper.map(toMapRequest(body), guard ? { ...ctx, guard } : ctx));
+    } catch (e) {
+      // A blocked start URL was still scanned.
+      if (guard) await deps.threat.settle(guard, teamId, keyId);
+      throw e;
+    }
+    let warning: string | undefined;
+    let scans = 0;
+    if (guard) {
+      // Blocked links are dropped: a map lists what the team may fetch.
+      const screened = await deps.threat.screen(guard, teamId, keyId, links.map((l) => l.url));
+      const allowed = new Set(screened.allowed);
+      links = links.filter((l) => allowed.has(l.url));
+      scans = screened.credits;
+      const notes = [...screened.warnings];
+      if (screened.blocked.length) notes.push(`${screened.blocked.length} link(s) were dropped by threat protection`);
+      if (notes.length) warning = notes.join(' ');
+    }
+    req.creditsCharged = (await deps.ledger.charge({ teamId, keyId, cause: `map:${randomUUID()}`, credits: COSTS.map })) + scans;
+    return { success: true, links, ...(warning ? { warning } : {}) };
   });
 }

@@ -113,6 +113,8 @@ export interface ParseRouteDeps {
   parser: DocumentParser;
   documents: DocumentRepository<Document>;
   ledger: CreditLedger;
+  /** Whether the team keeps nothing (zero data retention). */
+  zdr: (teamId: string) => Promise<boolean>;
 }
 
 export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): Promise<void> {
@@ -147,7 +149,7 @@ export async function parseRoutes(app: FastifyInstance, deps: ParseRouteDeps): P
         const { teamId, keyId } = principalOf(req);
         doc.metadata.creditsUsed = await deps.ledger.charge({ teamId, keyId, cause: `parse:${scrapeId}`, credits: scrapeCost(doc, {}) });
         req.creditsCharged = doc.metadata.creditsUsed;
-        if (!o.zeroDataRetention) await deps.documents.recordScrape(scrapeId, teamId, file.filename, doc);
+        if (!o.zeroDataRetention && !(await deps.zdr(teamId))) await deps.documents.recordScrape(scrapeId, teamId, file.filename, doc);
         return { success: true, data: doc };
       },
     );

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_PLAN, plans } from '../../billing/plans.js';
 import { planSearch, searchRequestSchema, type SearchBody } from '../../search/request.js';
 import type { SearchService } from '../../search/service.js';
+import type { ThreatProtection } from '../../security/threat/service.js';
 import { principalOf } from '../auth.js';
 import { scrapeContext } from './scrape.js';
 
@@ -11,6 +12,7 @@ const MAX_SCRAPES_PER_SEARCH = 10;
 
 export interface SearchRouteDeps {
   search: SearchService;
+  threat: ThreatProtection;
   /** The standard plan's requests per minute, from which the plan table is built. */
   rateLimitPerMinute: number;
   publicUrl: string | undefined;
@@ -19,12 +21,19 @@ export interface SearchRouteDeps {
 export async function searchRoutes(app: FastifyInstance, deps: SearchRouteDeps): Promise<void> {
   const table = plans(deps.rateLimitPerMinute);
   app.post('/v2/search', { schema: { body: searchRequestSchema, tags: ['search'] }, config: { scope: 'search', bucket: 'scrape' } }, async (req, reply) => {
-    const plan = planSearch(req.body as SearchBody);
-    const teamPlan = table[principalOf(req).plan] ?? table[DEFAULT_PLAN]!;
+    const body = req.body as SearchBody;
+    const plan = planSearch(body);
+    const { teamId, keyId, plan: planName } = principalOf(req);
+    const teamPlan = table[planName] ?? table[DEFAULT_PLAN]!;
+    // One guard for the whole search: the results it screens and the pages it scrapes.
+    const guard = await deps.threat.guardFor(teamId, body.threatProtection);
     const out = await deps.search.search(plan, {
       ...scrapeContext(deps.publicUrl, req, reply),
       scrapeConcurrency: Math.min(teamPlan.concurrency, MAX_SCRAPES_PER_SEARCH),
+      ...(guard ? { guard, screen: (urls: string[]) => deps.threat.screen(guard, teamId, keyId, urls) } : {}),
     });
-    return { success: true, data: out.data, creditsUsed: out.creditsUsed, ...(out.warning ? { warning: out.warning } : {}) };
+    // Scans of hosts first met while scraping (a redirect elsewhere) are charged here.
+    const late = guard ? await deps.threat.settle(guard, teamId, keyId) : 0;
+    return { success: true, data: out.data, creditsUsed: out.creditsUsed + late, ...(out.warning ? { warning: out.warning } : {}) };
   });
 }

@@ -4,7 +4,16 @@
  * gets the transform back with the page.
  */
 import type { FetchingThreads } from '../threads/pool.js';
-import type { Engine, FetchRequest, FetchResult } from '../types.js';
+import type { Engine, FetchRequest, FetchResult, UrlGuard } from '../types.js';
+
+/**
+ * For requests whose guard is not the one the threads enforce (a team's threat rules): the
+ * same engine on this thread, where that guard can see the first hop and every redirect.
+ */
+export interface InlineFallback {
+  shared: UrlGuard;
+  engine: Engine;
+}
 
 export class ThreadedHttpEngine implements Engine {
   readonly name = 'http' as const;
@@ -13,9 +22,13 @@ export class ThreadedHttpEngine implements Engine {
    * The threads check every address against the policy they were started with, which must be
    * the one behind every request's `guard` (the runtime's): a guard cannot cross threads.
    */
-  constructor(private readonly threads: FetchingThreads) {}
+  constructor(
+    private readonly threads: FetchingThreads,
+    private readonly inline?: InlineFallback,
+  ) {}
 
   fetch(req: FetchRequest): Promise<FetchResult> {
+    if (this.inline && req.guard !== this.inline.shared) return this.inline.engine.fetch(req);
     return this.threads.fetch(
       {
         url: req.url,
@@ -29,8 +42,8 @@ export class ThreadedHttpEngine implements Engine {
     );
   }
 
-  /** The threads belong to the runtime, which closes them. */
-  close(): Promise<void> {
-    return Promise.resolve();
+  /** The threads belong to the runtime, which closes them; the inline engine is this one's. */
+  async close(): Promise<void> {
+    await this.inline?.engine.close();
   }
 }

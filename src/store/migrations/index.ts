@@ -16,6 +16,7 @@ import { migration as m0009 } from './0009_search_index.js';
 import { migration as m0010 } from './0010_credit_ledger.js';
 import { migration as m0011 } from './0011_audit_events.js';
 import { migration as m0012 } from './0012_model_judgments.js';
+import { migration as m0013 } from './0013_threat_policy.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0010_credit_ledger': m0010,
   '0011_audit_events': m0011,
   '0012_model_judgments': m0012,
+  '0013_threat_policy': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -100,7 +100,7 @@ export class GuardProxy {
 
   /** Vets the target, then opens a socket to it (directly or through the upstream proxy). */
   private async dial(lease: Lease, host: string, port: number, url: string): Promise<net.Socket> {
-    await lease.guard.checkUrl(url);
+    await lease.subresource(url);
     // The operator's proxy resolves and connects; like the HTTP engine, it is trusted.
     if (this.upstream) return tunnelThrough(this.upstream, host, port);
     const bare = stripBrackets(host);
@@ -180,7 +180,7 @@ export class GuardProxy {
     let socket: net.Socket;
     try {
       if (httpProxy) {
-        await lease.guard.checkUrl(target.href);
+        await lease.subresource(target.href);
         socket = await openUpstream(httpProxy);
       } else {
         socket = await this.dial(lease, target.hostname, port, target.href);

@@ -37,6 +37,11 @@ export class Lease {
     if (origin) this.headerOrigins.add(origin);
   }
 
+  /** What the page loads besides its main document: the guard's lighter check when it has one. */
+  subresource(url: string): Promise<void> {
+    return this.guard.checkSubresource ? this.guard.checkSubresource(url) : this.guard.checkUrl(url);
+  }
+
   isMainNavigation(request: PwRequest): boolean {
     try {
       return request.isNavigationRequest() && request.frame() === this.mainFrame;
@@ -74,7 +79,7 @@ export class Lease {
     }
     if (this.blockAds && !isMain && isAdRequest(url)) return route.abort('blockedbyclient');
     try {
-      await this.guard.checkUrl(url);
+      await (isMain ? this.guard.checkUrl(url) : this.subresource(url));
     } catch (e) {
       if (isMain) this.mainBlocked ??= e;
       return route.abort('blockedbyclient');
@@ -105,7 +110,7 @@ export class Lease {
     // Too late to stop this hop (the guard proxy already vetted its address); what this adds is
     // the guard's full URL policy, and never handing back a document from a refused URL.
     this.checks.push(
-      this.guard.checkUrl(url).then(noop, (e: unknown) => {
+      (isMain ? this.guard.checkUrl(url) : this.subresource(url)).then(noop, (e: unknown) => {
         if (isMain) this.redirectBlocked ??= e;
       }),
     );
