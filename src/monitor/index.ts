@@ -8,6 +8,7 @@ import type { Scraper } from '../scrape/pipeline.js';
 import type { UrlGuard } from '../scrape/types.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { MonitorLedger } from './billing.js';
 import { createMailer, type Mailer } from './mail.js';
 import { MonitorRunner, type MonitorSearch } from './runner.js';
 import { MonitorScheduler } from './scheduler.js';
@@ -40,6 +41,8 @@ export interface MonitorDeps {
   guard: UrlGuard;
   /** Runs search targets' queries. */
   search?: MonitorSearch;
+  /** Charges each checked page. */
+  ledger?: MonitorLedger;
 }
 
 export function createMonitors(d: MonitorDeps): Monitors {
@@ -58,6 +61,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
     log: d.log,
     publicUrl: d.config.publicUrl ?? '',
     ...(d.search ? { search: d.search } : {}),
+    ...(d.ledger ? { ledger: d.ledger } : {}),
   });
   const scheduler = new MonitorScheduler({ repo, service, queue, log: d.log, tickMs: d.config.monitorTickMs });
   let started = false;

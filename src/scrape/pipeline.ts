@@ -7,6 +7,7 @@
  * no second fetcher.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { COSTS } from '../billing/costs.js';
 import { ApiError } from '../errors.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
@@ -406,7 +407,9 @@ export class Scraper {
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean): Promise<Document> {
     doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
-    if (!fresh) doc.metadata.creditsUsed = 1;
+    // A cached page costs what it cost when fetched: its pages and its formats, as the cost table
+    // prices them; entries stored before the count was kept are one page.
+    if (!fresh) doc.metadata.creditsUsed = Math.max(COSTS.page, Number(doc.metadata.creditsUsed) || COSTS.page);
     const warnings: string[] = doc.warning ? [doc.warning] : [];
     const env: StageEnv = { teamId: ctx.teamId, model: undefined, changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
     await runStage('post', o.formats, doc, pageMaterial(doc.markdown ?? '', undefined, doc.metadata.url), env);

@@ -13,7 +13,7 @@ import { needsModelMessage } from '../../llm/types.js';
 import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
 import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
-import type { BrowserSessions, CdpCredentials } from '../../browser/sessions.js';
+import type { BrowserSessions, CdpCredentials, SessionEnd } from '../../browser/sessions.js';
 import { hasScope, type KeyRepository } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
@@ -100,6 +100,9 @@ function executeBody(r: SandboxResult) {
   };
 }
 
+/** The answer to ending a session: `creditsBilled` is the SDK's name for what it was charged. */
+const ended = (e: SessionEnd) => ({ success: true, status: 'destroyed', sessionDurationMs: e.durationMs, creditsBilled: e.creditsUsed, creditsUsed: e.creditsUsed });
+
 const absoluteUrl = (deps: BrowserRouteDeps, req: FastifyRequest) => {
   const base = baseUrlOf(deps.publicUrl, req);
   return (p: string) => base + p;
@@ -127,7 +130,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
       profile: b.profile,
       cdp: deps.browserCdp,
     });
-    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt };
+    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt, creditsUsed: s.creditsUsed };
   });
 
   app.get('/v2/browser', { schema: { querystring: listQuery, tags: ['browser'] }, config }, async (req) => {
@@ -171,8 +174,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
 
   app.delete('/v2/browser/:id', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
-    const durationMs = await deps.browserSessions.destroy(principalOf(req).teamId, id);
-    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+    return ended(await deps.browserSessions.destroy(principalOf(req).teamId, id));
   });
 
   app.post('/v2/scrape/:id/interact', { schema: { params: idParams, body: interactSchema, tags: ['browser'] }, config }, async (req) => {
@@ -209,7 +211,6 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
     const teamId = principalOf(req).teamId;
     const sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
-    const durationMs = await deps.browserSessions.destroy(teamId, sessionId);
-    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+    return ended(await deps.browserSessions.destroy(teamId, sessionId));
   });
 }
