@@ -35,7 +35,7 @@ describe('charges keyed by their cause', () => {
   let n = 0;
 
   beforeAll(async () => {
-    scratch = scratchStore('charges');
+    scratch = scratchStore('charges', undefined);
     store = await scratch.open();
     ledger = new CreditLedger(store.db, plans(100), 'standard');
   });

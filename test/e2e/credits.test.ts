@@ -77,6 +77,16 @@ describe.each(modes)('credits ($name)', ({ embedded }) => {
     expect(await t.remaining()).toBe(40 - REPORT.pages.length - 1);
   });
 
+  it('charges a cache hit what the table prices the cached page at, not a flat page', async () => {
+    const t = await team(40);
+    const url = `${site.url}/docs/credits-report.pdf?cached=${n++}`;
+    await t.fc.scrape(url, { parsers: ['pdf'], maxAge: 0 } as never);
+    const hit = await t.fc.scrape(url, { parsers: ['pdf'] } as never);
+    expect(hit.metadata?.cacheState).toBe('hit');
+    expect(hit.metadata?.creditsUsed).toBe(REPORT.pages.length);
+    expect(await t.remaining()).toBe(40 - 2 * REPORT.pages.length);
+  });
+
   it('charges lockdown 5 on a hit and 1 on a miss', async () => {
     const t = await team(40);
     const url = unique();
