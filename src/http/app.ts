@@ -104,7 +104,7 @@ export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   await app.register(fileRoutes, { blobs: rt.blobs });
   await app.register(scrapeRoutes, { scraper: rt.scraper, documents: rt.documents, browserSessions: rt.browserSessions, ledger: rt.ledger, publicUrl });
   await app.register(mapRoutes, { mapper: rt.mapper, ledger: rt.ledger, publicUrl });
-  await app.register(searchRoutes, { search: rt.searchService, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
+  await app.register(searchRoutes, { search: rt.searchService, ledger: rt.ledger, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
   await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents, ledger: rt.ledger });
   await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
   await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, model: rt.model, browserCdp: rt.config.browserCdp, publicUrl });

@@ -106,6 +106,22 @@ describe.each(modes)('credits ($name)', ({ embedded }) => {
     expect(await t.remaining()).toBe(40 - COSTS.page);
   });
 
+  it('charges a search 1 per result, and a scraped result as a scrape', async () => {
+    const t = await team(40);
+    const word = `wombat${n++}x`;
+    // No web provider here: results come from the team's own index, which these scrapes fill.
+    const urls = [`${site.url}/article?about=${word}`, `${site.url}/article?again=${word}`];
+    for (const u of urls) await t.fc.scrape(u, { maxAge: 0 });
+    const before = await t.remaining();
+    const found = await t.fc.search('article', { limit: 5 });
+    const results = found.web?.length ?? 0;
+    expect(results).toBeGreaterThan(0);
+    expect(await t.remaining()).toBe(before - results * COSTS.searchResult);
+    const scraped = await t.fc.search('article', { limit: 1, scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
+    expect(scraped.web).toHaveLength(1);
+    expect(await t.remaining()).toBe(before - results * COSTS.searchResult - COSTS.page);
+  });
+
   it('charges a map call 1 credit', async () => {
     const t = await team(40);
     await t.fc.map(`${site.url}/crawl`);
