@@ -101,7 +101,10 @@ function executeBody(r: SandboxResult) {
 }
 
 /** The answer to ending a session: `creditsBilled` is the SDK's name for what it was charged. */
-const ended = (e: SessionEnd) => ({ success: true, status: 'destroyed', sessionDurationMs: e.durationMs, creditsBilled: e.creditsUsed, creditsUsed: e.creditsUsed });
+function ended(req: FastifyRequest, e: SessionEnd) {
+  req.creditsCharged = e.creditsUsed;
+  return { success: true, status: 'destroyed', sessionDurationMs: e.durationMs, creditsBilled: e.creditsUsed, creditsUsed: e.creditsUsed };
+}
 
 const absoluteUrl = (deps: BrowserRouteDeps, req: FastifyRequest) => {
   const base = baseUrlOf(deps.publicUrl, req);
@@ -174,7 +177,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
 
   app.delete('/v2/browser/:id', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
-    return ended(await deps.browserSessions.destroy(principalOf(req).teamId, id));
+    return ended(req, await deps.browserSessions.destroy(principalOf(req).teamId, id));
   });
 
   app.post('/v2/scrape/:id/interact', { schema: { params: idParams, body: interactSchema, tags: ['browser'] }, config }, async (req) => {
@@ -211,6 +214,6 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
     const teamId = principalOf(req).teamId;
     const sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
-    return ended(await deps.browserSessions.destroy(teamId, sessionId));
+    return ended(req, await deps.browserSessions.destroy(teamId, sessionId));
   });
 }
