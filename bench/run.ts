@@ -11,6 +11,7 @@ import { printBrowserBench, runBrowserBench } from './browser.js';
 import { printPatternBench, runPatternBench } from './patterns.js';
 import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
 import { printLlmOfflineBench, runLlmOfflineBench } from './llm-offline.js';
+import { printLedgerBench, runLedgerBench } from './ledger.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -22,6 +23,8 @@ const crawl = await runCrawlBench({ rounds: 3 });
 if (crawl) printCrawlBench(crawl);
 
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
+
+printLedgerBench(await runLedgerBench());
 
 printParseBench(await runParseBench());
 
