@@ -410,7 +410,7 @@ ${sections}<h2>Subsections</h2>
 `;
 }
 
-async function serveSynthetic(total: number): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveSynthetic(total: number): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const u = req.url ?? '';
     const m = /^\/p\/(\d+)$/.exec(u);

@@ -96,10 +96,18 @@ function builtEntry(): string {
   return entry;
 }
 
-export async function startGleanerChild(opts: { concurrency: number; cpuProfDir?: string | undefined; env?: Record<string, string> }): Promise<GleanerChild> {
+export interface GleanerChildOptions {
+  concurrency: number;
+  cpuProfDir?: string | undefined;
+  env?: Record<string, string>;
+  /** What node runs instead of the built `serve` (a bench's own entry); it prints the same "listening" line. */
+  entry?: string[];
+}
+
+export async function startGleanerChild(opts: GleanerChildOptions): Promise<GleanerChild> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-bench-'));
   const key = `fc-bench-${randomBytes(16).toString('hex')}`;
-  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), builtEntry(), 'serve'];
+  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), ...(opts.entry ?? [builtEntry(), 'serve'])];
   const child = spawn(process.execPath, nodeArgs, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

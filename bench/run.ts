@@ -12,6 +12,7 @@ import { printPatternBench, runPatternBench } from './patterns.js';
 import { printIndexBench, printIndexingCrawlBench, runIndexBench, runIndexingCrawlBench } from './search.js';
 import { printLlmOfflineBench, runLlmOfflineBench } from './llm-offline.js';
 import { printLinkFloodBench, runLinkFloodBench } from './link-flood.js';
+import { printLedgerBench, runLedgerBench } from './ledger.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
@@ -24,6 +25,8 @@ if (crawl) printCrawlBench(crawl);
 
 printSyntheticCrawlBench(await runSyntheticCrawlBench());
 printLinkFloodBench(await runLinkFloodBench());
+
+printLedgerBench(await runLedgerBench());
 
 printParseBench(await runParseBench());
 

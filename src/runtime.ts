@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { AppServices } from './http/app.js';
 import type { Logger } from 'pino';
 import { AuditLog } from './billing/audit.js';
+import { chargeBrowserSession } from './billing/charges.js';
 import { CreditLedger } from './billing/ledger.js';
 import { queueStatus } from './billing/queue-status.js';
 import { DEFAULT_PLAN, SELF_HOSTED_PLAN, plans } from './billing/plans.js';
@@ -141,7 +142,9 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
   const search = createSearch(config, store, log);
-  // Token counts go to the credit ledger too (created below), where the usage endpoints read them.
+  const planTable = plans(config.rateLimitPerMinute);
+  const ledger = new CreditLedger(store.db, planTable, DEFAULT_PLAN);
+  // Token counts go to the credit ledger too, where the usage endpoints read them.
   const tokens = new MemoryTokenLedger((use) => {
     const cause = `tokens:${use.requestId}:${randomUUID()}`;
     ledger.recordTokens({ teamId: use.teamId, keyId: use.keyId ?? null, cause, tokens: use.promptTokens + use.completionTokens }).catch((err: unknown) => log.warn({ err }, 'token usage not recorded'));
@@ -167,6 +170,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   });
   search.useScraper(scraper);
   const browserSessions = new BrowserSessions({
+    charge: (ended) => chargeBrowserSession(ledger, ended),
     engine: browser,
     guard,
     db: store.db,
@@ -181,9 +185,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     teamGuard: (teamId) => threat.sessionGuard(teamId, undefined),
   });
   const redisPrefix = opts.redisPrefix ?? config.redisPrefix;
-  const planTable = plans(config.rateLimitPerMinute);
   const limits = new RateLimits(planTable, redis, redisPrefix);
-  const ledger = new CreditLedger(store.db, planTable, DEFAULT_PLAN);
   const queues = await createQueueFactory({
     db: store.db,
     ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
@@ -223,6 +225,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       return searchForMonitor(search.service, teamId, target, signal, guard ? (urls) => threat.screen(guard, teamId, undefined, urls) : undefined);
     },
     ...(model ? { model } : {}),
+    ledger,
   });
   let closed = false;
   return {

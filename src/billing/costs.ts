@@ -22,7 +22,22 @@ export const COSTS = {
   map: 1,
   /** One search result returned without scraping (a scraped result costs as a scrape). */
   searchResult: 1,
+  /**
+   * Each started minute of an interactive browser session. A minute of a held Chromium context
+   * costs the server about what two plain page fetches do, and a session is charged once, when
+   * it ends.
+   */
+  browserMinute: 2,
+  /** One agent step (a model turn with its tool calls); pages a step scrapes cost as scrapes. */
+  agentStep: 1,
 } as const;
+
+const MINUTE_MS = 60_000;
+
+/** A browser session's price: every started minute, and at least one. */
+export function browserSessionCost(durationMs: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, durationMs) / MINUTE_MS)) * COSTS.browserMinute;
+}
 
 /** What changes a scrape's price beyond what the pipeline counted; `proxy: enhanced` adds nothing. */
 export interface ScrapeCostOptions {

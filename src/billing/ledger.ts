@@ -131,9 +131,15 @@ export class CreditLedger {
 
   async account(teamId: string): Promise<Account> {
     const period = periodOf(this.now());
-    const team = await this.db.selectFrom('teams').select('plan').where('id', '=', teamId).executeTakeFirst();
-    const plan = team?.plan ?? this.defaultPlan;
-    let row = await this.readAccount(teamId);
+    // One read for the plan and the account: every billable request and crawl page asks this.
+    const joined = await this.db
+      .selectFrom('teams')
+      .leftJoin('credit_accounts', 'credit_accounts.team_id', 'teams.id')
+      .select(['teams.plan', 'credit_accounts.balance', 'credit_accounts.period_credits'])
+      .where('teams.id', '=', teamId)
+      .executeTakeFirst();
+    const plan = joined?.plan ?? this.defaultPlan;
+    let row = joined ? { balance: joined.balance, period_credits: joined.period_credits } : await this.readAccount(teamId);
     const periodCredits = this.periodCredits(plan, row?.period_credits ?? null);
     if (periodCredits !== null && !this.granted.has(`${teamId}|${period.id}`)) {
       // The period's plan credits are a grant like any other, written the first time the team is

@@ -4,7 +4,9 @@
  * open. A row per session in the store lets any process list them; the live context belongs to
  * the process that opened it. Sessions end on DELETE, at their ttl, or after activityTtl without
  * an execute; a team has at most `maxPerTeam` open at once (429 beyond). A session with a saving
- * profile writes the profile back when it ends.
+ * profile writes the profile back when it ends. A session is charged once, when it ends, for
+ * the time it lived (`charge`); a row whose process went away is charged by the sweep of another
+ * (or the next) process, up to the last activity it recorded.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
@@ -25,6 +27,11 @@ import type { PageAgent } from './page-prompt.js';
 import type { ProfileStore } from './profiles.js';
 
 const SWEEP_MS = 1_000;
+/**
+ * How long after a row was marked ended another process waits before charging it as orphaned:
+ * the process that held the session charges it itself within a sweep or two.
+ */
+const ORPHAN_GRACE_MS = 60_000;
 const START_NAV_TIMEOUT_MS = 30_000;
 
 export interface BrowserSessionsOptions {
@@ -41,6 +48,14 @@ export interface BrowserSessionsOptions {
   maxValueChars: number;
   /** The team's threat protection guard for a session's life; absent or undefined: `guard` alone. */
   teamGuard?: (teamId: string) => Promise<UrlGuard | undefined>;
+  /** Charges an ended session once (keyed by its id); answers the credits. Absent: free. */
+  charge?: (ended: { teamId: string; sessionId: string; durationMs: number }) => Promise<number>;
+}
+
+/** How a session ended: how long it lived and what it was charged. */
+export interface SessionEnd {
+  durationMs: number;
+  creditsUsed: number;
 }
 
 interface SessionTimes {
@@ -77,6 +92,8 @@ export interface SessionView {
   expiresAt: string;
   /** Secret of the session's CDP endpoint, while it is open in this process. */
   cdpToken?: string;
+  /** Charged when the session ends: 0 until then. */
+  creditsUsed: number;
 }
 
 export interface ExecuteRequest {
@@ -103,7 +120,7 @@ interface LiveSession {
   busy: number;
   /** Executes run one after another in a session. */
   queue: Promise<unknown>;
-  ending: Promise<number> | undefined;
+  ending: Promise<SessionEnd> | undefined;
   cdp: { endpoint: string; token: string; connections: Set<CdpConnection> } | undefined;
   /** What every navigation of the session is checked against: the team's guard, or the installation's. */
   guard: UrlGuard;
@@ -238,8 +255,8 @@ export class BrowserSessions {
     };
   }
 
-  /** Ends a session; answers how long it lived. */
-  async destroy(teamId: string, id: string): Promise<number> {
+  /** Ends a session; answers how long it lived and what it cost. */
+  async destroy(teamId: string, id: string): Promise<SessionEnd> {
     return this.end(await this.owned(teamId, id));
   }
 
@@ -254,6 +271,7 @@ export class BrowserSessions {
       createdAt: new Date(r.created_at).toISOString(),
       lastActivity: new Date(r.last_activity).toISOString(),
       expiresAt: new Date(r.expires_at).toISOString(),
+      creditsUsed: Number(r.credits_used ?? 0),
     }));
   }
 
@@ -319,6 +337,7 @@ export class BrowserSessions {
         expires_at: s.expiresAt,
         activity_ttl_ms: times.activityTtlMs,
         destroyed_at: null,
+        credits_used: null,
       })
       .execute();
     this.live.set(id, s);
@@ -364,7 +383,7 @@ export class BrowserSessions {
     );
   }
 
-  private end(s: LiveSession): Promise<number> {
+  private end(s: LiveSession): Promise<SessionEnd> {
     s.ending ??= (async () => {
       let state;
       for (const conn of s.cdp?.connections ?? []) conn.close();
@@ -373,10 +392,39 @@ export class BrowserSessions {
       this.live.delete(s.id);
       await s.hold?.release(state).catch((e: unknown) => this.o.log.warn({ err: e, session: s.id }, 'saving a browser profile failed'));
       const now = Date.now();
+      const durationMs = now - s.createdAt;
       await this.o.db.updateTable('browser_sessions').set({ status: 'destroyed', destroyed_at: now }).where('id', '=', s.id).execute();
-      return now - s.createdAt;
+      return { durationMs, creditsUsed: await this.chargeEnded(s.id, s.teamId, durationMs) };
     })();
     return s.ending;
+  }
+
+  /** Charges an ended session and notes the credits on its row. */
+  private async chargeEnded(id: string, teamId: string, durationMs: number): Promise<number> {
+    if (!this.o.charge) return 0;
+    const creditsUsed = await this.o.charge({ teamId, sessionId: id, durationMs });
+    await this.o.db.updateTable('browser_sessions').set({ credits_used: creditsUsed }).where('id', '=', id).execute();
+    return creditsUsed;
+  }
+
+  /**
+   * Rows ended by a sweep because the process holding them went away: charged from their start
+   * to the last activity they recorded, the time they are known to have lived.
+   */
+  private async chargeOrphans(now: number): Promise<void> {
+    if (!this.o.charge) return;
+    const rows = await this.o.db
+      .selectFrom('browser_sessions')
+      .select(['id', 'team_id', 'created_at', 'last_activity'])
+      .where('status', '=', 'destroyed')
+      .where('credits_used', 'is', null)
+      .where('destroyed_at', '<', now - ORPHAN_GRACE_MS)
+      .limit(100)
+      .execute();
+    for (const r of rows) {
+      if (this.live.has(r.id)) continue;
+      await this.chargeEnded(r.id, r.team_id, Number(r.last_activity) - Number(r.created_at));
+    }
   }
 
   private async sweep(): Promise<void> {
@@ -396,6 +444,7 @@ export class BrowserSessions {
       .where('expires_at', '<', now)
       .execute()
       .catch(() => undefined);
+    await this.chargeOrphans(now).catch((e: unknown) => this.o.log.warn({ err: e }, 'charging ended browser sessions failed'));
   }
 }
 
@@ -412,5 +461,6 @@ function view(s: LiveSession, status: 'active' | 'destroyed'): SessionView {
     createdAt: new Date(s.createdAt).toISOString(),
     lastActivity: new Date(s.lastActivity).toISOString(),
     expiresAt: new Date(s.expiresAt).toISOString(),
+    creditsUsed: 0,
   };
 }

@@ -109,7 +109,7 @@ export async function buildApp(rt: AppServices): Promise<FastifyInstance> {
   await app.register(fileRoutes, { blobs: rt.blobs });
   await app.register(scrapeRoutes, { scraper: rt.scraper, documents: rt.documents, browserSessions: rt.browserSessions, ledger: rt.ledger, publicUrl });
   await app.register(mapRoutes, { mapper: rt.mapper, ledger: rt.ledger, threat: rt.threat, publicUrl });
-  await app.register(searchRoutes, { search: rt.searchService, threat: rt.threat, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
+  await app.register(searchRoutes, { search: rt.searchService, ledger: rt.ledger, threat: rt.threat, rateLimitPerMinute: rt.config.rateLimitPerMinute, publicUrl });
   await app.register(parseRoutes, { parser: rt.parser, documents: rt.documents, ledger: rt.ledger, zdr: (teamId) => rt.threat.zdr(teamId) });
   await app.register(monitorRoutes, { monitors: rt.monitorService, publicUrl });
   await app.register(browserRoutes, { browserSessions: rt.browserSessions, documents: rt.documents, keys: rt.keys, model: rt.model, browserCdp: rt.config.browserCdp, publicUrl });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
-import { assertCanPay, isBillable } from '../billing/gate.js';
+import { assertCanPay, minimumCharge } from '../billing/gate.js';
 import type { CreditLedger } from '../billing/ledger.js';
 import type { RateBucket } from '../billing/plans.js';
 import { hasScope, type KeyRepository, type Principal, type Scope } from '../store/keys.js';
@@ -58,6 +58,7 @@ export function installAuth(app: FastifyInstance, keys: KeyRepository, limits: R
   // Credits are checked once the body is valid (a malformed request is a 400, whatever the
   // balance) and before the handler does any work; the audit log then sees who was refused.
   app.addHook('preHandler', async (req) => {
-    if (req.principal && isBillable(req.method, req.routeOptions.url)) await assertCanPay(ledger, req.principal.teamId);
+    const least = minimumCharge(req.method, req.routeOptions.url);
+    if (req.principal && least !== undefined) await assertCanPay(ledger, req.principal.teamId, least);
   });
 }

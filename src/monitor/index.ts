@@ -9,6 +9,7 @@ import type { UrlGuard } from '../scrape/types.js';
 import type { ModelAccess } from '../llm/types.js';
 import type { Store } from '../store/db.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { MonitorLedger } from './billing.js';
 import { createMailer, type Mailer } from './mail.js';
 import { MonitorRunner, type MonitorSearch } from './runner.js';
 import { MonitorScheduler } from './scheduler.js';
@@ -43,6 +44,8 @@ export interface MonitorDeps {
   search?: MonitorSearch;
   /** The language model, when one is configured: goals are judged with it. */
   model?: ModelAccess;
+  /** Charges each checked page. */
+  ledger?: MonitorLedger;
 }
 
 export function createMonitors(d: MonitorDeps): Monitors {
@@ -68,6 +71,7 @@ export function createMonitors(d: MonitorDeps): Monitors {
     publicUrl: d.config.publicUrl ?? '',
     ...(d.search ? { search: d.search } : {}),
     ...(d.model ? { model: d.model } : {}),
+    ...(d.ledger ? { ledger: d.ledger } : {}),
   });
   const scheduler = new MonitorScheduler({ repo, service, queue, log: d.log, tickMs: d.config.monitorTickMs });
   let started = false;

@@ -19,11 +19,22 @@ import type { Document } from '../core/document.js';
 import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import type { Scraper } from '../scrape/pipeline.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { CHECK_NOT_PAID, CheckBilling, PAGE_NOT_PAID, pageCredits, type MonitorLedger, type PageResult } from './billing.js';
 import { compareDocument, failed, unchanged, removed, type Comparison } from './compare.js';
 import type { Mailer } from './mail.js';
 import { checkSummaryEmail } from './mail.js';
 import type { CrawlTarget, ScrapeTarget, SearchTarget, Target } from './schemas.js';
-import { emptySummary, type CheckRecord, type CheckStatus, type MonitorRecord, type MonitorRepository, type PageRecord, type Summary, type Trx } from './store.js';
+import {
+  emptySummary,
+  type CheckRecord,
+  type CheckStatus,
+  type MonitorRecord,
+  type MonitorRepository,
+  type PageRecord,
+  type Snapshot,
+  type Summary,
+  type Trx,
+} from './store.js';
 import { checkJobId, checkTask, type MonitorTask } from './tasks.js';
 import { checkView, pageEvent } from './views.js';
 import { DEFAULT_JUDGE_OPTIONS, judgePages, judges, type Judged, type JudgeOptions } from './judge.js';
@@ -49,6 +60,8 @@ export interface RunnerDeps {
   /** The language model, when one is configured: changed pages are judged against the goal. */
   model?: ModelAccess;
   judge?: Partial<JudgeOptions>;
+  /** Charges each checked page (billing.ts); absent: checks are not charged. */
+  ledger?: MonitorLedger;
 }
 
 export type MonitorSearch = (teamId: string, target: SearchTarget, signal: AbortSignal) => Promise<{ urls: string[]; credits: number; warning?: string }>;
@@ -82,7 +95,12 @@ interface PageOutcome {
   target: Target;
   url: string;
   cmp: Comparison;
+  /** Charged for this page by this check (0 for pages not requested). */
+  credits: number;
 }
+
+/** What a target's pages cost, added up for the check. */
+const creditsOf = (pages: readonly PageOutcome[]) => pages.reduce((n, p) => n + p.credits, 0);
 
 export class MonitorRunner {
   constructor(private readonly deps: RunnerDeps) {}
@@ -99,10 +117,13 @@ export class MonitorRunner {
       });
       return;
     }
+    const billing = new CheckBilling(this.deps.ledger, monitor.teamId, check.id);
     if (check.status === 'queued') {
       const startedAt = Date.now();
       if (!(await repo.startCheck(check.id, startedAt))) return;
       await repo.db.updateTable('monitors').set({ last_run_at: startedAt, current_check_id: check.id }).where('id', '=', monitor.id).execute();
+      // A team that cannot pay gets a failed check saying why, before anything is fetched.
+      if (!(await billing.canPay())) return this.finish(monitor, check, [], [], [CHECK_NOT_PAID], [], 0);
     }
     const crawls = await this.startCrawls(monitor, check);
     if (await this.anyRunning(crawls.values())) {
@@ -114,26 +135,30 @@ export class MonitorRunner {
     const outcomes: PageOutcome[] = [];
     const targetResults: unknown[] = [];
     const targetErrors: string[] = [];
+    let credits = 0;
     for (const target of monitor.targets) {
       if (signal.aborted) throw new Error('aborted');
       if (target.type === 'scrape') {
-        const { pages, scrapeIds } = await this.scrapeTarget(monitor, target, signal);
+        const { pages, scrapeIds } = await this.scrapeTarget(monitor, target, billing, signal);
         outcomes.push(...pages);
+        credits += creditsOf(pages);
         targetResults.push({ targetId: target.id, type: 'scrape', expectedJobs: scrapeIds });
       } else if (target.type === 'crawl') {
         const r = await this.crawlTarget(monitor, target, crawls.get(target.id));
         outcomes.push(...r.pages);
+        credits += r.credits;
         targetResults.push({ targetId: target.id, type: 'crawl', ...(r.crawlId ? { crawlId: r.crawlId } : {}), ...(r.error ? { error: r.error } : {}) });
         if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
       } else {
-        const r = await this.searchTarget(monitor, target, signal);
+        const r = await this.searchTarget(monitor, target, billing, signal);
         outcomes.push(...r.pages);
+        credits += creditsOf(r.pages);
         targetResults.push(r.result);
         if (r.error) targetErrors.push(`target ${target.id}: ${r.error}`);
       }
     }
     const judged = await this.judge(monitor, check.id, outcomes, signal);
-    await this.finish(monitor, check, outcomes, targetResults, targetErrors, judged);
+    await this.finish(monitor, check, outcomes, targetResults, targetErrors, judged, credits);
   }
 
   /** Each changed page judged against the goal, when the monitor has one and a model is configured. */
@@ -146,14 +171,21 @@ export class MonitorRunner {
     return judged;
   }
 
-  private async scrapeTarget(monitor: MonitorRecord, target: ScrapeTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; scrapeIds: string[] }> {
-    const pages = await this.checkUrls(monitor, target, target.urls, checkOptions(target.scrapeOptions), signal);
+  private async scrapeTarget(monitor: MonitorRecord, target: ScrapeTarget, billing: CheckBilling, signal: AbortSignal): Promise<{ pages: PageOutcome[]; scrapeIds: string[] }> {
+    const pages = await this.checkUrls(monitor, target, target.urls, checkOptions(target.scrapeOptions), billing, signal);
     const scrapeIds = pages.map((p) => p.cmp.currentScrapeId).filter((id): id is string => id !== null);
     return { pages, scrapeIds };
   }
 
   /** Each URL checked against its last-seen version, a bounded number at a time. */
-  private async checkUrls(monitor: MonitorRecord, target: Target, urls: readonly string[], options: ScrapeOptions, signal: AbortSignal): Promise<PageOutcome[]> {
+  private async checkUrls(
+    monitor: MonitorRecord,
+    target: Target,
+    urls: readonly string[],
+    options: ScrapeOptions,
+    billing: CheckBilling,
+    signal: AbortSignal,
+  ): Promise<PageOutcome[]> {
     const scope = targetScope(monitor.id, target.id);
     const pages: PageOutcome[] = new Array(urls.length);
     let next = 0;
@@ -161,7 +193,15 @@ export class MonitorRunner {
       while (next < urls.length) {
         const i = next++;
         const url = urls[i]!;
-        pages[i] = { target, url, cmp: await this.checkUrl(monitor, scope, url, options, signal) };
+        const key = keyOf(url);
+        const prior = await this.deps.repo.snapshot(scope, key);
+        // Checked before each page, so a check that runs out stops short by the pages in flight.
+        if (!(await billing.canPay())) {
+          pages[i] = { target, url, cmp: failed(prior, PAGE_NOT_PAID), credits: 0 };
+          continue;
+        }
+        const { cmp, result } = await this.checkUrl(monitor, prior, url, options, signal);
+        pages[i] = { target, url, cmp, credits: await billing.page(target.id, key, pageCredits(result, options)) };
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.deps.pageConcurrency ?? 8, urls.length) }, worker));
@@ -172,7 +212,12 @@ export class MonitorRunner {
    * Runs the target's queries, then checks every page in the result set like a scrape target's;
    * pages of the last set that the search no longer finds are `removed`.
    */
-  private async searchTarget(monitor: MonitorRecord, target: SearchTarget, signal: AbortSignal): Promise<{ pages: PageOutcome[]; result: Record<string, unknown>; error?: string }> {
+  private async searchTarget(
+    monitor: MonitorRecord,
+    target: SearchTarget,
+    billing: CheckBilling,
+    signal: AbortSignal,
+  ): Promise<{ pages: PageOutcome[]; result: Record<string, unknown>; error?: string }> {
     const result: Record<string, unknown> = { targetId: target.id, type: 'search', searchCompleted: false, resultCount: 0, matches: 0, judgeDegraded: false, degradedReason: null, searchCredits: 0, judgeCredits: 0, resultsJudged: 0 };
     let found: Awaited<ReturnType<MonitorSearch>>;
     try {
@@ -184,34 +229,40 @@ export class MonitorRunner {
       return { pages: [], result: { ...result, error }, error };
     }
     const options = checkOptions((target as { scrapeOptions?: Record<string, unknown> }).scrapeOptions);
-    const pages = await this.checkUrls(monitor, target, found.urls, options, signal);
+    const pages = await this.checkUrls(monitor, target, found.urls, options, billing, signal);
     const seen = new Set(found.urls.map(keyOf));
     const scope = targetScope(monitor.id, target.id);
     for (const s of await this.deps.repo.snapshotKeys(scope)) {
       if (seen.has(s.urlKey)) continue;
       const prior = await this.deps.repo.snapshot(scope, s.urlKey);
-      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata) });
+      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata), credits: 0 });
     }
-    Object.assign(result, { searchCompleted: true, resultCount: found.urls.length, matches: found.urls.length, searchCredits: found.credits });
+    // Every result is scraped by the check, and a scraped result costs as a scrape.
+    Object.assign(result, { searchCompleted: true, resultCount: found.urls.length, matches: found.urls.length, searchCredits: creditsOf(pages) });
     if (found.warning) result.warning = found.warning;
     return { pages, result };
   }
 
-  private async checkUrl(monitor: MonitorRecord, scope: string, url: string, options: ScrapeOptions, signal: AbortSignal): Promise<Comparison> {
-    const prior = await this.deps.repo.snapshot(scope, keyOf(url));
+  private async checkUrl(
+    monitor: MonitorRecord,
+    prior: Snapshot | undefined,
+    url: string,
+    options: ScrapeOptions,
+    signal: AbortSignal,
+  ): Promise<{ cmp: Comparison; result: PageResult }> {
     try {
       if (readsCacheOnly(options)) {
         // What a scrape with these options would answer: the cached copy, or the catalog's miss.
         const doc = await this.deps.scraper.scrape(url, options, this.ctx(monitor, signal));
-        return compareDocument(prior, doc, null, Date.now(), url);
+        return { cmp: compareDocument(prior, doc, null, Date.now(), url), result: { doc } };
       }
       const r = await this.deps.scraper.revalidate(url, options, this.ctx(monitor, signal), prior ?? {});
-      if (r.unchanged && prior) return unchanged(prior);
-      if (r.unchanged) return failed(undefined, 'The page answered 304 Not Modified to a first request');
-      return compareDocument(prior, r.doc, r.validators, Date.now(), url);
+      if (r.unchanged && prior) return { cmp: unchanged(prior), result: { unchanged: true } };
+      if (r.unchanged) return { cmp: failed(undefined, 'The page answered 304 Not Modified to a first request'), result: { unchanged: true } };
+      return { cmp: compareDocument(prior, r.doc, r.validators, Date.now(), url), result: { doc: r.doc } };
     } catch (e) {
       if (signal.aborted) throw e;
-      return failed(prior, errorText(e));
+      return { cmp: failed(prior, errorText(e)), result: { error: e } };
     }
   }
 
@@ -254,10 +305,14 @@ export class MonitorRunner {
   }
 
   /** Compares what a target's ended crawl found with the pages seen before. */
-  private async crawlTarget(monitor: MonitorRecord, target: CrawlTarget, start: CrawlStart | undefined): Promise<{ pages: PageOutcome[]; crawlId?: string; error?: string }> {
+  private async crawlTarget(
+    monitor: MonitorRecord,
+    target: CrawlTarget,
+    start: CrawlStart | undefined,
+  ): Promise<{ pages: PageOutcome[]; credits: number; crawlId?: string; error?: string }> {
     const scope = targetScope(monitor.id, target.id);
     const crawlId = start?.crawlId;
-    if (!crawlId) return { pages: [], error: start?.error ?? 'The crawl of this target was not started' };
+    if (!crawlId) return { pages: [], credits: 0, error: start?.error ?? 'The crawl of this target was not started' };
     const pages: PageOutcome[] = [];
     const seen = new Set<string>();
     const now = Date.now();
@@ -270,7 +325,8 @@ export class MonitorRunner {
         if (seen.has(key)) continue;
         seen.add(key);
         const prior = await this.deps.repo.snapshot(scope, key);
-        pages.push({ target, url, cmp: compareDocument(prior, doc, null, now, url) });
+        // The crawl charged its pages itself; the check reports the crawl's total below.
+        pages.push({ target, url, cmp: compareDocument(prior, doc, null, now, url), credits: 0 });
       }
       skip += rows.length;
       if (rows.length < 200) break;
@@ -280,15 +336,18 @@ export class MonitorRunner {
       const key = keyOf(e.url);
       if (seen.has(key)) continue;
       seen.add(key);
-      pages.push({ target, url: e.url, cmp: failed(await this.deps.repo.snapshot(scope, key), e.error) });
+      pages.push({ target, url: e.url, cmp: failed(await this.deps.repo.snapshot(scope, key), e.error), credits: 0 });
     }
     // Pages seen before that the crawl no longer reaches are gone from the site's link graph.
     for (const s of await this.deps.repo.snapshotKeys(scope)) {
       if (seen.has(s.urlKey)) continue;
       const prior = await this.deps.repo.snapshot(scope, s.urlKey);
-      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata) });
+      if (prior) pages.push({ target, url: s.url, cmp: removed(prior, null, null, prior.metadata), credits: 0 });
     }
-    return { pages, crawlId };
+    // A crawl that stopped (out of credits, say) keeps its pages; its reason is the target's error.
+    const job = await this.deps.crawlRepo.jobs.get(crawlId);
+    const credits = job?.creditsUsed ?? 0;
+    return job?.status === 'failed' && job.error ? { pages, credits, crawlId, error: job.error } : { pages, credits, crawlId };
   }
 
   private ctx(monitor: MonitorRecord, signal: AbortSignal) {
@@ -296,7 +355,15 @@ export class MonitorRunner {
     return { teamId: monitor.teamId, absoluteUrl: (p: string) => base + p, signal };
   }
 
-  private async finish(monitor: MonitorRecord, check: CheckRecord, outcomes: PageOutcome[], targetResults: unknown[], targetErrors: string[], judged: (Judged | undefined)[]): Promise<void> {
+  private async finish(
+    monitor: MonitorRecord,
+    check: CheckRecord,
+    outcomes: PageOutcome[],
+    targetResults: unknown[],
+    targetErrors: string[],
+    judged: (Judged | undefined)[],
+    actualCredits: number,
+  ): Promise<void> {
     const { repo, webhooks } = this.deps;
     const now = Date.now();
     const summary = emptySummary();
@@ -324,9 +391,6 @@ export class MonitorRunner {
     });
     const status = checkStatus(summary, targetErrors.length);
     const error = targetErrors.length ? targetErrors.join('; ') : summary.error > 0 ? `${summary.error} of ${summary.totalPages} pages failed` : null;
-    // One credit per page requested (a 304 still took a request); pages a crawl no longer
-    // reaches were not requested.
-    const actualCredits = outcomes.filter((o) => !(o.cmp.status === 'removed' && o.cmp.currentScrapeId === null)).length;
     let events = 0;
     await repo.db.transaction().execute(async (trx) => {
       for (const o of outcomes) {

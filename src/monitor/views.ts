@@ -39,10 +39,12 @@ export function checkView(c: CheckRecord) {
     startedAt: iso(c.startedAt),
     finishedAt: iso(c.finishedAt),
     estimatedCredits: c.estimatedCredits,
-    // Self-hosted: nothing is reserved or charged, credits are reported for information.
+    // Pages are charged as they are checked, not reserved ahead: a finished check's credits are
+    // what the ledger charged for it.
     reservedCredits: null,
     actualCredits: c.actualCredits,
-    billingStatus: 'not_applicable' as const,
+    creditsUsed: c.actualCredits,
+    billingStatus: c.actualCredits === null ? ('not_applicable' as const) : ('confirmed' as const),
     summary: c.summary,
     targetResults: c.targetResults,
     notificationStatus: c.notificationStatus,

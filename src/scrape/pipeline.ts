@@ -7,6 +7,7 @@
  * no second fetcher.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { COSTS } from '../billing/costs.js';
 import { ApiError } from '../errors.js';
 import type { BlobStore } from '../store/blobs.js';
 import type { DocumentRepository } from '../store/documents.js';
@@ -490,7 +491,9 @@ export class Scraper {
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean, started: number): Promise<Document> {
     doc.metadata = Object.assign({}, doc.metadata, { scrapeId });
-    if (!fresh) doc.metadata.creditsUsed = 1;
+    // A cached page costs what it cost when fetched: its pages and its formats, as the cost table
+    // prices them; entries stored before the count was kept are one page.
+    if (!fresh) doc.metadata.creditsUsed = Math.max(COSTS.page, Number(doc.metadata.creditsUsed) || COSTS.page);
     // What runs on every answer, cached or fresh (changeTracking json), is charged on each.
     doc.metadata.creditsUsed += extraCredits(o.formats.filter((f) => formatOf(f.type).stage === 'post'));
     const warnings: string[] = doc.warning ? [doc.warning] : [];

@@ -31,6 +31,8 @@ export interface SearchOutcome {
   data: Partial<Record<SourceType, ResultItem[]>>;
   warning?: string;
   creditsUsed: number;
+  /** The part of creditsUsed already charged where it arose (threat scans of the results). */
+  creditsCharged: number;
 }
 
 export interface SearchContext extends ScrapeContext {
@@ -74,6 +76,7 @@ export class SearchService {
       }
       const data: Partial<Record<SourceType, ResultItem[]>> = {};
       let credits = 0;
+      let charged = 0;
       for (const l of lists) {
         if ('error' in l) {
           warnings.push(`${l.type} results are missing: ${l.error.message}`);
@@ -83,7 +86,8 @@ export class SearchService {
         warnings.push(...l.warnings);
         data[l.type] = l.hits.map((h, i) => shape(l.type, h, i + 1));
       }
-      if (ctx.screen) credits += await screenResults(data, ctx.screen, warnings);
+      if (ctx.screen) charged = await screenResults(data, ctx.screen, warnings);
+      credits += charged;
       if (plan.scrapeOptions) {
         credits += await this.scrapeResults(plan, data, ctx, deadline, signal, warnings);
       } else {
@@ -93,7 +97,7 @@ export class SearchService {
         for (const [k, items] of Object.entries(data)) data[k as SourceType] = items.filter((it) => !it['invalidURL']).map(reposition);
       }
       for (const items of Object.values(data)) for (const it of items) delete it['invalidURL'];
-      const out: SearchOutcome = { data, creditsUsed: credits };
+      const out: SearchOutcome = { data, creditsUsed: credits, creditsCharged: charged };
       const unique = [...new Set(warnings)];
       if (unique.length) out.warning = unique.join(' | ');
       return out;

@@ -272,6 +272,8 @@ export interface BrowserSessionsTable {
   expires_at: number;
   activity_ttl_ms: number;
   destroyed_at: number | null;
+  /** Charged when the session ended; null until then (and for sessions not yet charged). */
+  credits_used: number | null;
 }
 
 /** Named browser storage per team (src/browser/profiles.ts); one saving holder at a time. */

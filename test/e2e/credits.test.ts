@@ -77,6 +77,16 @@ describe.each(modes)('credits ($name)', ({ embedded }) => {
     expect(await t.remaining()).toBe(40 - REPORT.pages.length - 1);
   });
 
+  it('charges a cache hit what the table prices the cached page at, not a flat page', async () => {
+    const t = await team(40);
+    const url = `${site.url}/docs/credits-report.pdf?cached=${n++}`;
+    await t.fc.scrape(url, { parsers: ['pdf'], maxAge: 0 } as never);
+    const hit = await t.fc.scrape(url, { parsers: ['pdf'] } as never);
+    expect(hit.metadata?.cacheState).toBe('hit');
+    expect(hit.metadata?.creditsUsed).toBe(REPORT.pages.length);
+    expect(await t.remaining()).toBe(40 - 2 * REPORT.pages.length);
+  });
+
   it('charges lockdown 5 on a hit and 1 on a miss', async () => {
     const t = await team(40);
     const url = unique();
@@ -94,6 +104,22 @@ describe.each(modes)('credits ($name)', ({ embedded }) => {
     const doc = await t.fc.scrape(unique(), { proxy: 'enhanced', maxAge: 0 });
     expect(doc.metadata?.creditsUsed).toBe(COSTS.page);
     expect(await t.remaining()).toBe(40 - COSTS.page);
+  });
+
+  it('charges a search 1 per result, and a scraped result as a scrape', async () => {
+    const t = await team(40);
+    const word = `wombat${n++}x`;
+    // No web provider here: results come from the team's own index, which these scrapes fill.
+    const urls = [`${site.url}/article?about=${word}`, `${site.url}/article?again=${word}`];
+    for (const u of urls) await t.fc.scrape(u, { maxAge: 0 });
+    const before = await t.remaining();
+    const found = await t.fc.search('article', { limit: 5 });
+    const results = found.web?.length ?? 0;
+    expect(results).toBeGreaterThan(0);
+    expect(await t.remaining()).toBe(before - results * COSTS.searchResult);
+    const scraped = await t.fc.search('article', { limit: 1, scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
+    expect(scraped.web).toHaveLength(1);
+    expect(await t.remaining()).toBe(before - results * COSTS.searchResult - COSTS.page);
   });
 
   it('charges a map call 1 credit', async () => {

@@ -13,7 +13,7 @@ import type { SandboxResult } from '../../browser/execute/sandbox.js';
 import { CdpRelay } from '../../browser/cdp-relay.js';
 import { parseCommands, type BrowserCommand } from '../../browser/execute/commands.js';
 import { pagePrompt } from '../../browser/page-prompt.js';
-import type { BrowserSessions, CdpCredentials, ExecuteRequest } from '../../browser/sessions.js';
+import type { BrowserSessions, CdpCredentials, ExecuteRequest, SessionEnd } from '../../browser/sessions.js';
 import { hasScope, type KeyRepository } from '../../store/keys.js';
 import { principalOf } from '../auth.js';
 import { baseUrlOf } from '../base-url.js';
@@ -115,6 +115,12 @@ function executeBody(r: SandboxResult) {
   };
 }
 
+/** The answer to ending a session: `creditsBilled` is the SDK's name for what it was charged. */
+function ended(req: FastifyRequest, e: SessionEnd) {
+  req.creditsCharged = e.creditsUsed;
+  return { success: true, status: 'destroyed', sessionDurationMs: e.durationMs, creditsBilled: e.creditsUsed, creditsUsed: e.creditsUsed };
+}
+
 const absoluteUrl = (deps: BrowserRouteDeps, req: FastifyRequest) => {
   const base = baseUrlOf(deps.publicUrl, req);
   return (p: string) => base + p;
@@ -142,7 +148,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
       profile: b.profile,
       cdp: deps.browserCdp,
     });
-    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt };
+    return { success: true, id: s.id, ...(s.cdpToken ? { cdpUrl: cdpUrlOf(deps, req, s.id, s.cdpToken) } : {}), expiresAt: s.expiresAt, creditsUsed: s.creditsUsed };
   });
 
   app.get('/v2/browser', { schema: { querystring: listQuery, tags: ['browser'] }, config }, async (req) => {
@@ -186,8 +192,7 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
 
   app.delete('/v2/browser/:id', { schema: { params: idParams, tags: ['browser'] }, config }, async (req) => {
     const { id } = req.params as z.output<typeof idParams>;
-    const durationMs = await deps.browserSessions.destroy(principalOf(req).teamId, id);
-    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+    return ended(req, await deps.browserSessions.destroy(principalOf(req).teamId, id));
   });
 
   app.post('/v2/scrape/:id/interact', { schema: { params: idParams, body: interactSchema, tags: ['browser'] }, config }, async (req) => {
@@ -215,7 +220,6 @@ export async function browserRoutes(app: FastifyInstance, deps: BrowserRouteDeps
     const teamId = principalOf(req).teamId;
     const sessionId = deps.browserSessions.forScrape(teamId, id);
     if (!sessionId) throw new ApiError('BROWSER_SESSION_NOT_FOUND');
-    const durationMs = await deps.browserSessions.destroy(teamId, sessionId);
-    return { success: true, status: 'destroyed', sessionDurationMs: durationMs, creditsBilled: 0 };
+    return ended(req, await deps.browserSessions.destroy(teamId, sessionId));
   });
 }

@@ -1,5 +1,7 @@
 /** `POST /v2/search`: web, news and image results, optionally scraped (see search/service.ts). */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { CreditLedger } from '../../billing/ledger.js';
 import { DEFAULT_PLAN, plans } from '../../billing/plans.js';
 import { planSearch, searchRequestSchema, type SearchBody } from '../../search/request.js';
 import type { SearchService } from '../../search/service.js';
@@ -13,6 +15,7 @@ const MAX_SCRAPES_PER_SEARCH = 10;
 export interface SearchRouteDeps {
   search: SearchService;
   threat: ThreatProtection;
+  ledger: CreditLedger;
   /** The standard plan's requests per minute, from which the plan table is built. */
   rateLimitPerMinute: number;
   publicUrl: string | undefined;
@@ -34,6 +37,12 @@ export async function searchRoutes(app: FastifyInstance, deps: SearchRouteDeps):
     });
     // Scans of hosts first met while scraping (a redirect elsewhere) are charged here.
     const late = guard ? await deps.threat.settle(guard, teamId, keyId) : 0;
-    return { success: true, data: out.data, creditsUsed: out.creditsUsed + late, ...(out.warning ? { warning: out.warning } : {}) };
+    // One request, one cause: the results and the scrapes of them, priced by the search service;
+    // the scans of the results were charged as they were screened.
+    const owed = out.creditsUsed - out.creditsCharged;
+    const charged = owed > 0 ? await deps.ledger.charge({ teamId, keyId, cause: `search:${randomUUID()}`, credits: owed }) : 0;
+    const creditsUsed = charged + out.creditsCharged + late;
+    req.creditsCharged = creditsUsed;
+    return { success: true, data: out.data, creditsUsed, ...(out.warning ? { warning: out.warning } : {}) };
   });
 }

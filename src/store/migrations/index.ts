@@ -17,6 +17,7 @@ import { migration as m0010 } from './0010_credit_ledger.js';
 import { migration as m0011 } from './0011_audit_events.js';
 import { migration as m0012 } from './0012_model_judgments.js';
 import { migration as m0013 } from './0013_threat_policy.js';
+import { migration as m0014 } from './0014_browser_session_credits.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0011_audit_events': m0011,
   '0012_model_judgments': m0012,
   '0013_threat_policy': m0013,
+  '0014_browser_session_credits': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {
