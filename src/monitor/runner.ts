@@ -20,7 +20,7 @@ import { scrapeOptionsSchema, type ScrapeOptions } from '../scrape/options.js';
 import type { Scraper } from '../scrape/pipeline.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { CHECK_NOT_PAID, CheckBilling, PAGE_NOT_PAID, pageCredits, type MonitorLedger, type PageResult } from './billing.js';
-import { compareDocument, failed, unchanged, removed, type Comparison } from './compare.js';
+import { compareDocument, compareMode, failed, unchanged, removed, type CompareMode, type Comparison } from './compare.js';
 import type { Mailer } from './mail.js';
 import { checkSummaryEmail } from './mail.js';
 import type { CrawlTarget, ScrapeTarget, SearchTarget, Target } from './schemas.js';
@@ -187,6 +187,7 @@ export class MonitorRunner {
     signal: AbortSignal,
   ): Promise<PageOutcome[]> {
     const scope = targetScope(monitor.id, target.id);
+    const mode = targetMode(target);
     const pages: PageOutcome[] = new Array(urls.length);
     let next = 0;
     const worker = async () => {
@@ -200,7 +201,7 @@ export class MonitorRunner {
           pages[i] = { target, url, cmp: failed(prior, PAGE_NOT_PAID), credits: 0 };
           continue;
         }
-        const { cmp, result } = await this.checkUrl(monitor, prior, url, options, signal);
+        const { cmp, result } = await this.checkUrl(monitor, prior, url, options, mode, signal);
         pages[i] = { target, url, cmp, credits: await billing.page(target.id, key, pageCredits(result, options)) };
       }
     };
@@ -248,18 +249,19 @@ export class MonitorRunner {
     prior: Snapshot | undefined,
     url: string,
     options: ScrapeOptions,
+    mode: CompareMode,
     signal: AbortSignal,
   ): Promise<{ cmp: Comparison; result: PageResult }> {
     try {
       if (readsCacheOnly(options)) {
         // What a scrape with these options would answer: the cached copy, or the catalog's miss.
         const doc = await this.deps.scraper.scrape(url, options, this.ctx(monitor, signal));
-        return { cmp: compareDocument(prior, doc, null, Date.now(), url), result: { doc } };
+        return { cmp: compareDocument(prior, doc, null, Date.now(), url, mode), result: { doc } };
       }
       const r = await this.deps.scraper.revalidate(url, options, this.ctx(monitor, signal), prior ?? {});
-      if (r.unchanged && prior) return { cmp: unchanged(prior), result: { unchanged: true } };
+      if (r.unchanged && prior) return { cmp: unchanged(prior, mode), result: { unchanged: true } };
       if (r.unchanged) return { cmp: failed(undefined, 'The page answered 304 Not Modified to a first request'), result: { unchanged: true } };
-      return { cmp: compareDocument(prior, r.doc, r.validators, Date.now(), url), result: { doc: r.doc } };
+      return { cmp: compareDocument(prior, r.doc, r.validators, Date.now(), url, mode), result: { doc: r.doc } };
     } catch (e) {
       if (signal.aborted) throw e;
       return { cmp: failed(prior, errorText(e)), result: { error: e } };
@@ -311,6 +313,7 @@ export class MonitorRunner {
     start: CrawlStart | undefined,
   ): Promise<{ pages: PageOutcome[]; credits: number; crawlId?: string; error?: string }> {
     const scope = targetScope(monitor.id, target.id);
+    const mode = targetMode(target);
     const crawlId = start?.crawlId;
     if (!crawlId) return { pages: [], credits: 0, error: start?.error ?? 'The crawl of this target was not started' };
     const pages: PageOutcome[] = [];
@@ -326,7 +329,7 @@ export class MonitorRunner {
         seen.add(key);
         const prior = await this.deps.repo.snapshot(scope, key);
         // The crawl charged its pages itself; the check reports the crawl's total below.
-        pages.push({ target, url, cmp: compareDocument(prior, doc, null, now, url), credits: 0 });
+        pages.push({ target, url, cmp: compareDocument(prior, doc, null, now, url, mode), credits: 0 });
       }
       skip += rows.length;
       if (rows.length < 200) break;
@@ -384,6 +387,7 @@ export class MonitorRunner {
         error: o.cmp.error,
         metadata: o.cmp.metadata,
         diff: o.cmp.diff,
+        snapshot: o.cmp.snapshot,
         judgment: judged[seq]?.judgment ?? null,
         judgeWarning: judged[seq]?.warning ?? null,
         createdAt: now,
@@ -473,6 +477,12 @@ export function checkOptions(raw: Record<string, unknown> | undefined): ScrapeOp
   const formats = o.formats.filter((f) => f.type !== 'changeTracking');
   if (!formats.some((f) => f.type === 'markdown')) formats.push({ type: 'markdown' });
   return readsCacheOnly(o) ? { ...o, formats } : { ...o, formats, maxAge: 0 };
+}
+
+/** What the target's own formats ask to compare (before the check adds the markdown it needs). */
+function targetMode(target: Target): CompareMode {
+  const raw = (target as { scrapeOptions?: Record<string, unknown> }).scrapeOptions;
+  return compareMode(scrapeOptionsSchema.parse(raw ?? {}).formats);
 }
 
 function errorText(e: unknown): string {

@@ -81,6 +81,8 @@ export interface PageRecord {
   error: string | null;
   metadata: unknown;
   diff: unknown;
+  /** The current extraction of a JSON or mixed target's page. */
+  snapshot?: { json: Record<string, unknown> } | null;
   /** The goal judgment (MonitorPageJudgment) when the page was judged. */
   judgment?: unknown;
   /** Why the page was not judged when it should have been. */
@@ -366,6 +368,7 @@ export class MonitorRepository {
             error: p.error,
             metadata: json(p.metadata),
             diff: json(p.diff),
+            snapshot: json(p.snapshot),
             judgment: json(p.judgment),
             judge_warning: p.judgeWarning ?? null,
             created_at: p.createdAt,
@@ -396,6 +399,7 @@ export class MonitorRepository {
         error: r.error,
         metadata: parse(r.metadata),
         diff: parse(r.diff),
+        snapshot: parse(r.snapshot),
         judgment: parse(r.judgment),
         judgeWarning: r.judge_warning,
         createdAt: r.created_at,

@@ -66,7 +66,7 @@ export function pageView(p: PageRecord) {
     error: p.error,
     metadata: p.metadata,
     diff: p.diff,
-    snapshot: null,
+    snapshot: p.snapshot ?? null,
     judgment: p.judgment ?? null,
     isMeaningful: meaningful(p),
     ...(p.judgeWarning ? { warning: p.judgeWarning } : {}),
@@ -82,7 +82,7 @@ export function meaningful(p: PageRecord): boolean | null {
 
 /** The `data` item of a `monitor.page` webhook. */
 export function pageEvent(monitorId: string, p: PageRecord) {
-  const diff = p.diff as { text?: string } | null;
+  const diff = p.diff as { text?: string; json?: unknown } | null;
   return {
     monitorId,
     checkId: p.checkId,
@@ -92,10 +92,17 @@ export function pageEvent(monitorId: string, p: PageRecord) {
     previousScrapeId: p.previousScrapeId,
     currentScrapeId: p.currentScrapeId,
     statusCode: p.statusCode,
-    diff: diff?.text !== undefined ? { text: diff.text } : null,
+    diff: eventDiff(diff, p.snapshot != null),
     error: p.error,
     isMeaningful: meaningful(p),
     judgment: p.judgment ?? null,
     ...(p.judgeWarning ? { warning: p.judgeWarning } : {}),
   };
+}
+
+/** A webhook's diff: the text, and for JSON and mixed targets the changed fields. */
+function eventDiff(diff: { text?: string; json?: unknown } | null, jsonTarget: boolean): { text?: string; json?: unknown } | null {
+  if (!diff) return null;
+  const out = { ...(diff.text !== undefined ? { text: diff.text } : {}), ...(jsonTarget && diff.json !== undefined ? { json: diff.json } : {}) };
+  return Object.keys(out).length ? out : null;
 }

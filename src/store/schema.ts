@@ -231,6 +231,8 @@ export interface MonitorPagesTable {
   judgment: string | null;
   /** Why a page that should have been judged was not (the model failed). */
   judge_warning: string | null;
+  /** JSON: `{json}`, the current extraction of a JSON or mixed monitor target's page. */
+  snapshot: string | null;
   created_at: number;
 }
 

@@ -18,6 +18,7 @@ import { migration as m0011 } from './0011_audit_events.js';
 import { migration as m0012 } from './0012_model_judgments.js';
 import { migration as m0013 } from './0013_threat_policy.js';
 import { migration as m0014 } from './0014_browser_session_credits.js';
+import { migration as m0015 } from './0015_monitor_page_snapshots.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0012_model_judgments': m0012,
   '0013_threat_policy': m0013,
   '0014_browser_session_credits': m0014,
+  '0015_monitor_page_snapshots': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {
