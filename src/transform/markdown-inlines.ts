@@ -56,6 +56,12 @@ export class InlineMarks {
     return this.stack.some((f) => f.kind === CODE);
   }
 
+  /** Whether a code span's opener is written and its closer not yet. */
+  inWrittenCode(): boolean {
+    for (let i = 0; i < this.flushed; i++) if (this.stack[i]!.kind === CODE) return true;
+    return false;
+  }
+
   /** Notes code text about to be written in the innermost code span (its longest backtick run sets the fence). */
   noteCode(s: string): void {
     const top = this.top();

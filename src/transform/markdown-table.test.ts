@@ -53,6 +53,11 @@ describe('table cells holding blocks', () => {
     );
   });
 
+  it('breaks before a paragraph that opens with code, as before any other', () => {
+    const html = '<table><tr><td><p>Joins two strings.</p>\n <p><code>\'a\' || \'b\'</code> → <code>ab</code></p></td></tr></table>';
+    expect(md(html)).toBe("| Joins two strings.<br>`'a' \\|\\| 'b'` → `ab` |\n| --- |");
+  });
+
   it('writes a block inside code in a cell as a space: a code span is one line', () => {
     expect(md('<table><tr><td><code><p>a</p><p>b</p></code></td></tr></table>')).toBe('| `a b` |\n| --- |');
   });

@@ -483,7 +483,7 @@ export class MarkdownWriter {
       }
     } else if (this.cellBreak && this.inCell > 0) {
       // A code span is one line: there a block's end is a space.
-      this.out.push(this.marks.inCode() ? ' ' : CELL_BREAK);
+      this.out.push(this.marks.inWrittenCode() ? ' ' : CELL_BREAK);
     } else if (this.space) {
       this.out.push(' ');
     }
