@@ -48,12 +48,18 @@ export class InlineMarks {
 
   /** Whether text written now would be inside a link's text. */
   inLink(): boolean {
-    return this.stack.some((f) => f.kind === LINK);
+    return this.holds(LINK);
   }
 
   /** Whether text written now would be inside a code span. */
   inCode(): boolean {
-    return this.stack.some((f) => f.kind === CODE);
+    return this.holds(CODE);
+  }
+
+  private holds(kind: number): boolean {
+    const st = this.stack;
+    for (let i = st.length - 1; i >= 0; i--) if (st[i]!.kind === kind) return true;
+    return false;
   }
 
   /** Whether a code span's opener is written and its closer not yet. */
