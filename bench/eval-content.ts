@@ -49,6 +49,8 @@ export function stripMarkdown(md: string): string {
     if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) continue; // table rule
     if (/^\s*([-*_]\s*){3,}$/.test(line)) continue; // thematic break
     line = line
+      // A line break inside a table's cell is written as HTML; a reader sees the break, not the tag.
+      .replace(/(?<!\\)<br\s*\/?>/gi, ' ')
       .replace(/^\s{0,3}#{1,6}\s+/, '')
       .replace(/^\s*(>\s*)+/, '')
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?/, '')

@@ -71,6 +71,7 @@ export class Frame {
     rows: 0,
     rowOpen: false,
     heading: '',
+    cellBreak: false,
   };
   startChunk = 0;
   startText = 0;

@@ -5,6 +5,7 @@
  */
 import type { AttrSource } from './html-util.js';
 import { boundedMemo } from '../memo.js';
+import { isDocumentationPart } from './doc-parts.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
@@ -255,7 +256,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
   if (cls !== undefined && isPinnedOverlay(cls)) return PINNED_OVERLAY;
   if (cls !== undefined) {
     const why = classFurniture(cls, inContent);
-    if (why) return `class:${why}`;
+    if (why && !isDocumentationPart(name, cls, why)) return `class:${why}`;
   }
   if (id !== undefined && MAYBE_FURNITURE.test(id)) {
     const why = idFurniture(id, inContent);

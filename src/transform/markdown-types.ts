@@ -61,6 +61,7 @@ export interface MdMark {
   rows: number;
   rowOpen: boolean;
   heading: string;
+  cellBreak: boolean;
 }
 
 // What each element does; anything else is transparent inline (its text flows through).

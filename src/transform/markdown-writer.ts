@@ -11,22 +11,23 @@
  * prefixes of the containers it lands in. Inline markers (`**`, `[`) are likewise written only
  * when content follows them, so empty emphasis and empty links vanish.
  */
-import { ALT, BLOCK, BREAK, CELL, CODE, type Container, DEFINITION, DEFLIST, EMPH, HEADING, IMAGE, IMAGE_FILE, type Inline, isSpace, ITEM, KINDS, LINK, LIST, type ListState, longestRun, type MdMark, type MdOpen, NBSP, PRE, QUOTE, ROW, RULE, SPACE_RUN, STRIKE, STRONG, TABLE, type TableState, TERM } from './markdown-types.js';
+import { BLOCK, BREAK, CELL, CODE, type Container, DEFINITION, DEFLIST, EMPH, HEADING, IMAGE, IMAGE_FILE, isSpace, ITEM, KINDS, LINK, LIST, type ListState, longestRun, type MdMark, type MdOpen, NBSP, PRE, QUOTE, ROW, RULE, SPACE_RUN, STRIKE, STRONG, TABLE, TERM } from './markdown-types.js';
 import { BRACKETS, clean, destination, escapeInline, escapeLineStart, MAY_NEED_ESCAPE } from './markdown-escape.js';
 import { codeAt, decodeText } from './html-util.js';
+import { InlineMarks } from './markdown-inlines.js';
+import { CELL_BREAK, Tables } from './markdown-table.js';
+
+/** The writer's own kind for a link inside a code span (see InlineMarks.openLinkInCode). */
+const LINK_IN_CODE = -1;
 
 
 export class MarkdownWriter {
   /** Containers, outermost first; those from index `fresh` on have written nothing yet. */
   private readonly containers: Container[] = [{ cont: '', marker: undefined }];
   private fresh = 0;
-  private readonly inlines: Inline[] = [];
-  /** How many of `inlines` (from the outermost) have their opener written. */
-  private flushed = 0;
+  private readonly marks: InlineMarks;
   private readonly lists: ListState[] = [];
-  private readonly tables: TableState[] = [];
-  /** Column spans of the open top-level cells. */
-  private readonly spans: number[] = [];
+  private readonly tables: Tables;
   /** Element kinds of the open elements the writer handles, to close them in order. */
   private readonly kinds: number[] = [];
   /** Pending separator: 0 none, 1 newline, 2 blank line; and the prefix of that blank line. */
@@ -38,36 +39,39 @@ export class MarkdownWriter {
   private heading = '';
   private inHeading = 0;
   private inCell = 0;
+  /** A block inside a cell ended or began: its next content is parted from the cell's earlier content. */
+  private cellBreak = false;
   private inPre = 0;
   private preStart = false;
   private preFence = -1;
   private preTicks = 0;
   private preEndsWithNewline = true;
 
-  /**
-   * Chunk indices of each closed inline's opener and closer, pairwise, in closing order: content
-   * selection may keep one without the other (see dropUnpaired).
-   */
-  private readonly pairs: number[] = [];
-
   /** Chunk indices of images with alt text outside links, in order (see blankLooseAlts). */
   readonly loose: number[] = [];
 
-  constructor(private readonly out: string[]) {}
+  constructor(private readonly out: string[]) {
+    this.marks = new InlineMarks(out);
+    this.tables = new Tables(out, {
+      flush: () => this.flush(),
+      linePrefix: () => this.linePrefix(),
+      rowWritten: () => {
+        this.lineStart = false;
+      },
+    });
+  }
 
   /** Records the state into `m` (frames reuse their record, so marking allocates nothing). */
   mark(m: MdMark): void {
-    const t = this.tables[this.tables.length - 1];
     m.sep = this.sep;
     m.sepPrefix = this.sepPrefix;
     m.space = this.space;
     m.lineStart = this.lineStart;
     m.fresh = this.fresh;
-    m.flushed = this.flushed;
-    m.cells = t?.cells ?? 0;
-    m.rows = t?.rows ?? 0;
-    m.rowOpen = t?.rowOpen ?? false;
+    m.flushed = this.marks.flushed;
+    this.tables.mark(m);
     m.heading = this.heading;
+    m.cellBreak = this.cellBreak;
   }
 
   restore(m: MdMark): void {
@@ -76,44 +80,16 @@ export class MarkdownWriter {
     this.space = m.space;
     this.lineStart = m.lineStart;
     this.fresh = Math.min(m.fresh, this.containers.length);
-    this.flushed = Math.min(m.flushed, this.inlines.length);
-    for (let i = this.flushed; i < this.inlines.length; i++) this.inlines[i]!.at = -1;
-    const t = this.tables[this.tables.length - 1];
-    if (t !== undefined) {
-      t.cells = m.cells;
-      t.rows = m.rows;
-      t.rowOpen = m.rowOpen;
-    }
+    this.marks.restore(m.flushed);
+    this.tables.restore(m);
     this.heading = m.heading;
-    while (this.pairs.length > 0 && this.pairs[this.pairs.length - 1]! >= this.out.length) this.pairs.length -= 2;
+    this.cellBreak = m.cellBreak;
     while (this.loose.length > 0 && this.loose[this.loose.length - 1]! >= this.out.length) this.loose.length--;
   }
 
-  /**
-   * Blanks the opener or closer of an inline (a link's "[" or its "](url)", emphasis) whose other
-   * half falls outside the kept chunk ranges (sorted, disjoint): a block cut from inside a link
-   * takes the link's opening bracket with it, and a link around the kept block leaves its closer
-   * outside.
-   */
+  /** See InlineMarks.dropUnpaired. */
   dropUnpaired(ranges: ReadonlyArray<readonly [number, number]>): void {
-    const kept = (i: number): boolean => {
-      let lo = 0;
-      let hi = ranges.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const r = ranges[mid]!;
-        if (i < r[0]) hi = mid - 1;
-        else if (i >= r[1]) lo = mid + 1;
-        else return true;
-      }
-      return false;
-    };
-    for (let k = 0; k < this.pairs.length; k += 2) {
-      const open = this.pairs[k]!;
-      const close = this.pairs[k + 1]!;
-      const o = kept(open);
-      if (o !== kept(close)) this.out[o ? open : close] = '';
-    }
+    this.marks.dropUnpaired(ranges);
   }
 
   open(name: string, info: MdOpen | undefined): void {
@@ -133,7 +109,7 @@ export class MarkdownWriter {
         return;
       case HEADING:
         if (this.inCell > 0 || this.inHeading > 0) {
-          this.space = true;
+          this.block(2);
         } else {
           this.block(2);
           this.heading = '#'.repeat(name.charCodeAt(1) - 48) + ' ';
@@ -146,7 +122,7 @@ export class MarkdownWriter {
         return;
       case ITEM: {
         if (this.inCell > 0 || this.inHeading > 0) {
-          this.space = true;
+          this.block(1);
           return;
         }
         this.block(1);
@@ -157,7 +133,7 @@ export class MarkdownWriter {
       }
       case QUOTE:
         if (this.inCell > 0 || this.inHeading > 0) {
-          this.space = true;
+          this.block(2);
           return;
         }
         this.block(2);
@@ -165,7 +141,7 @@ export class MarkdownWriter {
         return;
       case TERM:
         this.block(2);
-        this.inline(STRONG, '**', '');
+        this.marks.push(STRONG, '**', '');
         return;
       case DEFINITION:
         this.block(1);
@@ -173,7 +149,8 @@ export class MarkdownWriter {
         return;
       case PRE:
         if (this.inCell > 0 || this.inHeading > 0) {
-          this.inline(CODE, '`', '');
+          this.block(2);
+          this.inline(CODE, '`');
           return;
         }
         this.block(2);
@@ -187,63 +164,54 @@ export class MarkdownWriter {
         this.preEndsWithNewline = true;
         return;
       case TABLE:
-        if (this.inCell > 0) {
-          this.space = true;
-          return;
-        }
+        // A table inside a cell is a block of the cell (see Tables).
         this.block(2);
-        this.tables.push({ rows: 0, cells: 0, rowOpen: false });
+        if (this.inCell === 0) this.tables.start();
         return;
       case ROW:
-        if (this.inCell === 0) this.startRow();
-        else this.space = true;
+        if (this.inCell === 0) this.tables.startRow();
+        else this.block(1);
         return;
-      case CELL: {
-        if (this.inCell > 0) {
-          this.space = true;
-          this.inCell++;
-          return;
-        }
-        const t = this.tables[this.tables.length - 1];
-        if (t === undefined) {
-          this.space = true;
-          this.inCell++;
-          return;
-        }
-        if (!t.rowOpen) this.startRow();
-        this.spans.push(info?.colspan ?? 1);
-        this.out.push(t.cells === 0 ? '| ' : ' ');
-        this.space = false;
-        this.lineStart = true;
+      case CELL:
+        if (this.inCell === 0 && this.tables.openCell(info?.colspan ?? 1)) {
+          this.space = false;
+          this.lineStart = true;
+          this.cellBreak = false;
+        } else this.space = true;
         this.inCell++;
         return;
-      }
       case STRONG:
-        this.inline(STRONG, '**', '');
+        this.inline(STRONG, '**');
         return;
       case EMPH:
-        this.inline(EMPH, '*', '');
+        this.inline(EMPH, '*');
         return;
       case STRIKE:
-        this.inline(STRIKE, '~~', '');
+        this.inline(STRIKE, '~~');
         return;
       case CODE:
-        this.inline(CODE, '`', '');
+        this.inline(CODE, '`');
         return;
       case LINK:
         // A link inside a link (invalid HTML, which browsers split) is not one in markdown either:
         // a reader would show the outer link's brackets and target as text. Its text stays.
-        if (info?.url !== undefined && !this.inLink()) this.inline(LINK, '[', info.url);
-        else this.kinds[this.kinds.length - 1] = 0;
+        if (info?.url === undefined || this.marks.inLink()) this.kinds[this.kinds.length - 1] = 0;
+        else if (this.marks.inCode()) {
+          this.marks.openLinkInCode(info.url);
+          this.kinds[this.kinds.length - 1] = LINK_IN_CODE;
+        } else this.marks.push(LINK, '[', info.url);
         return;
       case IMAGE:
         if (info?.url !== undefined) {
+          // Markdown shows no picture inside a code span: the span stops for it.
+          const inCode = this.marks.inCode();
+          if (inCode) this.marks.suspendCode();
           this.flush();
           let alt = info.alt === undefined ? '' : clean(decodeText(info.alt)).replace(BRACKETS, '\\$&');
           if (alt !== '') {
             let linked = false;
-            for (let i = this.inlines.length - 1; i >= 0; i--) {
-              const f = this.inlines[i]!;
+            for (let i = this.marks.stack.length - 1; i >= 0; i--) {
+              const f = this.marks.stack[i]!;
               if (f.kind !== LINK) continue;
               linked = true;
               // A picture that links to another page (a teaser's photo, a card's image, a partner's
@@ -258,11 +226,14 @@ export class MarkdownWriter {
           }
           this.out.push(`![${alt}](${destination(info.url)})`);
           this.lineStart = false;
+          if (inCode) this.marks.resumeCode();
         }
         return;
       case BREAK:
         // A line break in a link's text is a space: many readers take a link's text line by line.
-        if (this.inCell > 0 || this.inHeading > 0 || this.inLink()) this.space = true;
+        // In code it is one too: a code span is one line.
+        if (this.inHeading > 0 || this.marks.inLink() || this.marks.inCode()) this.space = true;
+        else if (this.inCell > 0) this.cellBreak = true;
         else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) {
           this.out.push('\\\n' + this.linePrefix());
           this.space = false;
@@ -291,13 +262,16 @@ export class MarkdownWriter {
         return;
       case HEADING:
         this.inHeading--;
-        if (this.inHeading === 0 && this.inCell === 0) {
-          this.heading = '';
+        if (this.inHeading === 0) {
+          if (this.inCell === 0) this.heading = '';
           this.block(2);
         }
         return;
       case LIST:
-        if (this.inCell > 0 || this.inHeading > 0) return;
+        if (this.inCell > 0 || this.inHeading > 0) {
+          this.block(1);
+          return;
+        }
         this.lists.pop();
         this.block(this.inItem() ? 1 : 2);
         return;
@@ -305,14 +279,14 @@ export class MarkdownWriter {
       case QUOTE:
         // Inside a cell or heading neither opened a container (see open), so there is none to end.
         if (this.inCell > 0 || this.inHeading > 0) {
-          this.space = true;
+          this.block(kind === ITEM ? 1 : 2);
           return;
         }
         this.pop();
         this.block(kind === ITEM ? 1 : 2);
         return;
       case TERM:
-        this.closeInline();
+        this.marks.close();
         this.block(1);
         return;
       case DEFINITION:
@@ -321,7 +295,8 @@ export class MarkdownWriter {
         return;
       case PRE:
         if (this.inPre === 0) {
-          this.closeInline();
+          this.marks.close();
+          this.block(2);
           return;
         }
         this.inPre--;
@@ -336,40 +311,33 @@ export class MarkdownWriter {
         this.block(2);
         return;
       case TABLE:
-        if (this.inCell > 0) {
-          this.space = true;
-          return;
-        }
-        this.endRow();
-        this.tables.pop();
+        if (this.inCell === 0) this.tables.end();
         this.block(2);
         return;
       case ROW:
-        if (this.inCell === 0) this.endRow();
-        else this.space = true;
+        if (this.inCell === 0) this.tables.endRow();
+        else this.block(1);
         return;
-      case CELL: {
+      case CELL:
         this.inCell--;
-        if (this.inCell > 0) {
+        if (this.inCell > 0 || this.tables.current === undefined) {
           this.space = true;
           return;
         }
-        const t = this.tables[this.tables.length - 1];
-        if (t === undefined) return;
-        this.closeAllInlines();
-        // A cell spanning columns is followed by empty ones, so later cells stay under their headers.
-        const span = this.spans.pop() ?? 1;
-        this.out.push(span > 1 ? ' |' + ' |'.repeat(span - 1) : ' |');
-        t.cells += span;
+        this.marks.closeAll();
+        this.tables.closeCell();
         this.space = false;
+        this.cellBreak = false;
         return;
-      }
       case STRONG:
       case EMPH:
       case STRIKE:
       case CODE:
       case LINK:
-        this.closeInline();
+        this.marks.close();
+        return;
+      case LINK_IN_CODE:
+        this.marks.closeLinkInCode();
         return;
     }
   }
@@ -394,12 +362,12 @@ export class MarkdownWriter {
     if (s.includes('\u00a0')) s = s.replace(NBSP, ' ');
     s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
-    const top = this.inlines[this.inlines.length - 1];
+    const inlines = this.marks.stack;
+    const top = inlines[inlines.length - 1];
     let inLink = false;
     if (top !== undefined) {
-      if (top.kind === CODE) top.ticks = longestRun(s, '`', top.ticks);
-      for (let i = this.inlines.length - 1; i >= 0; i--) {
-        const f = this.inlines[i]!;
+      for (let i = inlines.length - 1; i >= 0; i--) {
+        const f = inlines[i]!;
         if (f.kind === LINK) {
           f.words = true;
           inLink = true;
@@ -414,11 +382,13 @@ export class MarkdownWriter {
     // Text is text: marks that a markdown reader would take for syntax are escaped, code aside.
     if (top?.kind !== CODE) {
       if (MAY_NEED_ESCAPE.test(s)) s = escapeInline(s, !inLink);
-      if (this.inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0)) s = escapeLineStart(s);
+      if (inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0)) s = escapeLineStart(s);
     }
     // A pipe splits a table's cell wherever it stands, inside a link, emphasis or code too.
     if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
     this.flush();
+    // After the openers: a code span opened now starts its backtick count afresh (see InlineMarks).
+    if (top?.kind === CODE) this.marks.noteCode(s);
     this.out.push(s);
     this.lineStart = false;
     if (end < n) this.space = true;
@@ -444,11 +414,6 @@ export class MarkdownWriter {
     this.preEndsWithNewline = s.charCodeAt(s.length - 1) === 10;
   }
 
-  /** Whether text written now would be inside a link's text. */
-  private inLink(): boolean {
-    return this.inlines.some((f) => f.kind === LINK);
-  }
-
   private inItem(): boolean {
     return this.containers.length > 1 && this.containers[this.containers.length - 1]!.marker !== undefined;
   }
@@ -465,7 +430,11 @@ export class MarkdownWriter {
 
   /** Asks for a separator before the next content; ignored at the very start of a container. */
   private block(n: number): void {
-    if (this.inCell > 0 || this.inHeading > 0) {
+    if (this.inCell > 0) {
+      this.cellBreak = true;
+      return;
+    }
+    if (this.inHeading > 0) {
       this.space = true;
       return;
     }
@@ -474,51 +443,10 @@ export class MarkdownWriter {
     if (n > this.sep) this.sep = n;
   }
 
-  private inline(kind: number, open: string, url: string): void {
-    this.inlines.push({ kind, open, url, at: -1, ticks: 0 });
-  }
-
-  private closeInline(): void {
-    const f = this.inlines.pop();
-    if (f === undefined) return;
-    if (f.images !== undefined && f.words === true) {
-      for (const i of f.images) {
-        const c = this.out[i];
-        // The image may have gone with a removed element.
-        if (c !== undefined && c.startsWith('![')) this.out[i] = c.replace(ALT, '![]');
-      }
-    }
-    if (this.flushed > this.inlines.length) {
-      this.flushed = this.inlines.length;
-      this.pairs.push(f.at, this.out.length);
-      this.out.push(this.closer(f));
-    }
-  }
-
-  /** Ends the open inline markers (before a separator or a cell's end); they reopen on the next content. */
-  private closeAllInlines(): void {
-    for (let i = this.flushed - 1; i >= 0; i--) {
-      const f = this.inlines[i]!;
-      this.pairs.push(f.at, this.out.length);
-      this.out.push(this.closer(f));
-      f.at = -1;
-    }
-    this.flushed = 0;
-  }
-
-  private closer(f: Inline): string {
-    switch (f.kind) {
-      case LINK:
-        return `](${destination(f.url)})`;
-      case CODE: {
-        if (f.ticks === 0) return '`';
-        const d = '`'.repeat(f.ticks + 1);
-        this.out[f.at] = d + ' ';
-        return ' ' + d;
-      }
-      default:
-        return f.open;
-    }
+  /** Opens an inline marker; inside a code span, where markdown has none, the element adds nothing. */
+  private inline(kind: number, open: string): void {
+    if (this.marks.inCode()) this.kinds[this.kinds.length - 1] = 0;
+    else this.marks.push(kind, open, '');
   }
 
   /** The prefix of a new line in the current containers; list markers of fresh items included. */
@@ -536,7 +464,7 @@ export class MarkdownWriter {
   /** Writes what must precede visible content: separator, line prefix, space, inline openers. */
   private flush(): void {
     if (this.sep > 0) {
-      if (this.flushed > 0) this.closeAllInlines();
+      if (this.marks.flushed > 0) this.marks.closeAll();
       if (this.out.length > 0 && !this.atDocumentStart()) {
         const blank = this.sep === 2 ? '\n' + this.sepPrefix.trimEnd() : '';
         this.out.push(blank + '\n');
@@ -553,44 +481,20 @@ export class MarkdownWriter {
         this.out.push(this.heading);
         this.heading = '';
       }
+    } else if (this.cellBreak && this.inCell > 0) {
+      // A code span is one line: there a block's end is a space.
+      this.out.push(this.marks.inWrittenCode() ? ' ' : CELL_BREAK);
     } else if (this.space) {
       this.out.push(' ');
     }
     this.space = false;
+    this.cellBreak = false;
     this.fresh = this.containers.length;
-    for (let i = this.flushed; i < this.inlines.length; i++) {
-      const f = this.inlines[i]!;
-      f.at = this.out.length;
-      this.out.push(f.open);
-    }
-    this.flushed = this.inlines.length;
+    this.marks.writeOpeners();
   }
 
   /** Nothing visible written yet (the chunks so far, if any, are whitespace). */
   private atDocumentStart(): boolean {
     return this.out.length === 0;
-  }
-
-  private startRow(): void {
-    const t = this.tables[this.tables.length - 1];
-    if (t === undefined) return;
-    if (t.rowOpen) this.endRow();
-    if (t.rows === 0) {
-      this.flush();
-    } else {
-      this.out.push('\n' + this.linePrefix());
-    }
-    t.rowOpen = true;
-    t.cells = 0;
-  }
-
-  private endRow(): void {
-    const t = this.tables[this.tables.length - 1];
-    if (t === undefined || !t.rowOpen) return;
-    t.rowOpen = false;
-    if (t.cells === 0) return;
-    if (t.rows === 0) this.out.push('\n' + this.linePrefix() + '|' + ' --- |'.repeat(t.cells));
-    t.rows++;
-    this.lineStart = false;
   }
 }

@@ -13,6 +13,7 @@ import { serveCrawlTree } from './crawl-tree.js';
 import { serveDocument } from './documents.js';
 import { serveFlaky } from './flaky.js';
 import { serveHostile } from './hostile.js';
+import { manualPages } from './manual-pages.js';
 import { serveModelPages } from './model-pages.js';
 import { serveWatched } from './monitor-pages.js';
 import { pages } from './pages.js';
@@ -51,7 +52,7 @@ function handle(req: http.IncomingMessage, res: http.ServerResponse, site: Fixtu
   site.hits.set(path, (site.hits.get(path) ?? 0) + 1);
   site.lastPeer.set(path, req.socket.remoteAddress ?? '');
 
-  const page = pages[path];
+  const page = pages[path] ?? manualPages[path];
   if (page) return html(res, page(site.url));
   if (serveCrawlTree(path, site.url, res)) return;
   if (serveBrowserPages(req, path, res)) return;
