@@ -10,7 +10,9 @@ import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { ApiError } from '../../errors.js';
 import type { Ocr } from '../ocr.js';
 import type { PdfSettings } from '../parsers.js';
+import type { Rule } from './geometry.js';
 import { blocksOf, linesOf, readingOrder, typeScale, type LaidOutBlock, type Line, type TextRun } from './layout.js';
+import { rulesOf } from './rules.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -46,6 +48,7 @@ interface PageRaw {
   height: number;
   source: PageSource;
   lines: Line[];
+  rules: Rule[];
   failed?: boolean;
 }
 
@@ -79,11 +82,11 @@ async function open(bytes: Buffer): Promise<PDFDocumentProxy> {
  * pdf.js hands a page's fonts over only with its operator list, so that is built, once per page
  * whose fonts are new to the document; later pages mostly reuse the same fonts.
  */
-async function learnWeights(page: PDFPageProxy, fontNames: Iterable<string>, bold: Map<string, boolean>): Promise<void> {
+async function readDrawing(page: PDFPageProxy, fontNames: Iterable<string>, bold: Map<string, boolean>): Promise<Rule[]> {
   const unknown = [...new Set(fontNames)].filter((n) => !bold.has(n));
-  if (unknown.length === 0) return;
+  let rules: Rule[] = [];
   try {
-    await page.getOperatorList();
+    rules = rulesOf(await page.getOperatorList(), page.getViewport({ scale: 1 }).transform);
   } catch {
     // A page that cannot be drawn still has its text; its weights stay unknown (regular).
   }
@@ -92,11 +95,12 @@ async function learnWeights(page: PDFPageProxy, fontNames: Iterable<string>, bol
     const psName = typeof font?.name === 'string' ? font.name : '';
     bold.set(name, font?.bold === true || font?.black === true || BOLD_NAME.test(psName));
   }
+  return rules;
 }
 
 const BOLD_NAME = /bold|black|heavy|semibold|demi|[-,](sb|bd)$/i;
 
-async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise<TextRun[]> {
+async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise<{ runs: TextRun[]; rules: Rule[] }> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
   const all = content.items.filter((item): item is TextItem => 'str' in item);
@@ -106,7 +110,7 @@ async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise
   const wordSpace = (t: TextItem) => t.str.trim() === '' && t.width < 0.6 * Math.hypot(t.transform[2] as number, t.transform[3] as number);
   const spaced = new Set(all.filter((t, k) => k > 0 && t.str.trim().length > 0 && (/^\s/.test(t.str) || wordSpace(all[k - 1]!) || /\S\s$/.test(all[k - 1]!.str))));
   const mono = (font: string) => content.styles[font]?.fontFamily === 'monospace';
-  if (usable(items.map((t) => ({ text: t.str })))) await learnWeights(page, items.map((t) => t.fontName), bold);
+  const rules = usable(items.map((t) => ({ text: t.str }))) ? await readDrawing(page, items.map((t) => t.fontName), bold) : [];
   const runs: TextRun[] = [];
   for (const t of items) {
     // Into viewport space: top-left origin, page rotation applied.
@@ -114,7 +118,7 @@ async function textRuns(page: PDFPageProxy, bold: Map<string, boolean>): Promise
     const size = Math.hypot(m[2]!, m[3]!);
     runs.push({ text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: bold.get(t.fontName) === true, spaced: spaced.has(t) });
   }
-  return runs;
+  return { runs, rules };
 }
 
 const usable = (runs: { text: string }[]) => {
@@ -163,17 +167,18 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
       try {
         page = await doc.getPage(n);
         const { width, height } = page.getViewport({ scale: 1 });
-        let runs = settings.mode === 'ocr' ? [] : await textRuns(page, bold);
+        let { runs, rules } = settings.mode === 'ocr' ? { runs: [], rules: [] } : await textRuns(page, bold);
         let source: PageSource = 'text';
         if (settings.mode === 'ocr' || (settings.mode === 'auto' && !usable(runs))) {
           runs = await ocrRuns(doc, page, ocr, deadline);
+          rules = [];
           source = 'ocr';
         }
-        raw.push({ pageNumber: n, width, height, source, lines: linesOf(runs) });
+        raw.push({ pageNumber: n, width, height, source, lines: linesOf(runs, rules), rules });
       } catch (e) {
         if (e instanceof ApiError) throw e;
         // One damaged page should not cost the rest of the document.
-        raw.push({ pageNumber: n, width: 0, height: 0, source: 'text', lines: [], failed: true });
+        raw.push({ pageNumber: n, width: 0, height: 0, source: 'text', lines: [], rules: [], failed: true });
       } finally {
         page?.cleanup();
       }
@@ -185,7 +190,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
     };
     const pages = raw.map((p): PdfPageResult => {
       const scale = scales[p.source];
-      const blocks = blocksOf(readingOrder(p.lines, scale), scale, p.pageNumber === 1);
+      const blocks = blocksOf(readingOrder(p.lines, scale), scale, p.pageNumber === 1, p.rules);
       const status = p.failed ? 'failed' : blocks.length ? 'ok' : 'empty';
       return { pageNumber: p.pageNumber, width: p.width, height: p.height, status, source: blocks.length ? p.source : null, blocks };
     });

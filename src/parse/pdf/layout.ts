@@ -6,7 +6,8 @@
  * to test and the same code serves both text sources.
  */
 import type { Block } from '../blocks.js';
-import { gapBetween, isCode, lineText, lineX0, lineX1, median, type Line, type Segment, type TextRun } from './geometry.js';
+import { gapBetween, isCode, lineText, lineX0, lineX1, median, type Line, type Rule, type Segment, type TextRun } from './geometry.js';
+import { horizontal, ruledTables, type RuledTable } from './ruled.js';
 import { tableAt } from './table.js';
 
 export type { Line, TextRun } from './geometry.js';
@@ -42,8 +43,13 @@ export interface TypeScale {
   headings: number[];
 }
 
-/** Joins runs on one baseline; a gap wider than about one em starts a new segment (a table cell or another column). */
-export function linesOf(runs: TextRun[]): Line[] {
+/**
+ * Joins runs on one baseline; a gap wider than about one em starts a new segment (a table cell
+ * or another column), and so does a vertical rule between two runs (a drawn cell border).
+ */
+export function linesOf(runs: TextRun[], rules: Rule[] = []): Line[] {
+  const walls = rules.filter((r) => !horizontal(r));
+  const walled = (x0: number, x1: number, y: number) => walls.some((w) => w.x0 >= x0 - 1 && w.x1 <= x1 + 1 && w.y0 <= y && w.y1 >= y);
   const visible = runs.filter((r) => r.text.trim().length > 0 && r.size > 0);
   visible.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   const rows: TextRun[][] = [];
@@ -64,7 +70,7 @@ export function linesOf(runs: TextRun[]): Line[] {
       const gap = seg ? run.x - seg.x1 : Infinity;
       const mono = run.mono === true;
       // Code keeps its alignment spaces, however wide: monospaced runs stay one segment.
-      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < cellGap(run) * size);
+      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < cellGap(run) * size) && !walled(seg.x1, run.x, run.baseline);
       if (seg && joins) {
         if (mono && seg.charWidth > 0) seg.text += ' '.repeat(Math.max(gap > 0.15 * size ? 1 : 0, Math.round(gap / seg.charWidth))) + run.text;
         else {
@@ -90,7 +96,7 @@ export function linesOf(runs: TextRun[]): Line[] {
     // A narrow gap between two fonts (inline code in prose) is a space, not a cell.
     for (let k = segments.length - 2; k >= 0; k--) {
       const [a, b] = [segments[k]!, segments[k + 1]!];
-      if (!(a.mono && b.mono) && b.x0 - a.x1 < (b.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM) * size) {
+      if (!(a.mono && b.mono) && b.x0 - a.x1 < (b.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM) * size && !walled(a.x1, b.x0, row[0]!.baseline)) {
         segments.splice(k, 2, { ...a, text: `${a.text}${b.x0 - a.x1 > 0.15 * size ? ' ' : ''}${b.text}`, x1: b.x1, confs: [...a.confs, ...b.confs], mono: false, bold: a.bold && b.bold });
       }
     }
@@ -244,8 +250,11 @@ function titleLike(text: string): boolean {
   return !(words > 8 && /[.,;]$/.test(text));
 }
 
-/** Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title. */
-export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+/**
+ * Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title;
+ * `rules` are the page's ruling lines, when known (tables drawn with borders).
+ */
+export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean, rules: Rule[] = []): LaidOutBlock[] {
   // A copy: table detection may re-cut lines it takes.
   const lines = [...ordered];
   const drafts: Draft[] = [];
@@ -263,15 +272,26 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
   const starts = new Map<number, number>();
   for (const l of lines) starts.set(Math.round(lineX0(l)), (starts.get(Math.round(lineX0(l))) ?? 0) + 1);
   const margin = [...starts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  // Ruled tables are found first: their rules say more than any alignment of the text.
+  const ruled = new Map<number, RuledTable | null>();
+  for (const t of ruledTables(lines, rules)) t.lines.forEach((k, n) => ruled.set(k, n === 0 ? t : null));
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    const inRuled = ruled.get(i);
+    if (inRuled !== undefined) {
+      if (inRuled) drafts.push({ type: 'table', lines: inRuled.lines.map((k) => lines[k]!), rows: inRuled.rows });
+      i++;
+      continue;
+    }
     const scanned = line.segments.some((s) => s.confs.length > 0);
     // A scan has no fonts: code is told by its punctuation instead, before its aligned gaps make it a table.
     const prevDraft = drafts.at(-1);
     const afterCode = prevDraft?.type === 'code' && gapBetween(prevDraft.lines.at(-1)!, line) < 1.2 * line.size;
     const code = scanned ? codeLike(lineText(line)) || (afterCode && !proseLike(lineText(line))) : isCode(line);
-    const table = scanned && code ? undefined : tableAt(lines, i, leading);
+    // An aligned table stops where a ruled one starts.
+    const bound = [...ruled.keys()].reduce((m, k) => (k > i && k < m ? k : m), lines.length);
+    const table = scanned && code ? undefined : tableAt(bound < lines.length ? lines.slice(0, bound) : lines, i, leading);
     if (table) {
       drafts.push({ type: 'table', lines: lines.slice(i, table.end), rows: table.rows });
       i = table.end;
