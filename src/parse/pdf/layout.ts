@@ -50,7 +50,7 @@ export interface TypeScale {
 export function linesOf(runs: TextRun[], rules: Rule[] = []): Line[] {
   const walls = rules.filter((r) => !horizontal(r));
   const walled = (x0: number, x1: number, y: number) => walls.some((w) => w.x0 >= x0 - 1 && w.x1 <= x1 + 1 && w.y0 <= y && w.y1 >= y);
-  const visible = runs.filter((r) => r.text.trim().length > 0 && r.size > 0);
+  const visible = splitAtWalls(runs.filter((r) => r.text.trim().length > 0 && r.size > 0), walls);
   visible.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   const rows: TextRun[][] = [];
   for (const run of visible) {
@@ -110,6 +110,26 @@ export function linesOf(runs: TextRun[], rules: Rule[] = []): Line[] {
     }
     return { segments: segments.filter((s) => s.text.length > 0), baseline: median(row.map((r) => r.baseline)), size };
   }).filter((l) => l.segments.length > 0);
+}
+
+/**
+ * A text layer may carry two cells' words as one run when the cell padding is narrower than a
+ * space; a vertical rule through the run cuts it at the word space nearest the rule.
+ */
+function splitAtWalls(runs: TextRun[], walls: Rule[]): TextRun[] {
+  if (walls.length === 0) return runs;
+  return runs.flatMap((r) => {
+    const wall = walls.find((w) => w.x0 > r.x + 1 && w.x1 < r.x + r.w - 1 && w.y0 <= r.baseline && w.y1 >= r.baseline);
+    if (!wall || r.text.length < 3) return [r];
+    const per = r.w / r.text.length;
+    const at = (wall.x0 + wall.x1) / 2;
+    let cut = -1;
+    for (const m of r.text.matchAll(/ /g)) if (cut < 0 || Math.abs(r.x + m.index * per - at) < Math.abs(r.x + cut * per - at)) cut = m.index;
+    if (cut <= 0) return [r];
+    const left = { ...r, text: r.text.slice(0, cut), w: cut * per };
+    const right = { ...r, text: r.text.slice(cut + 1), x: Math.max(r.x + (cut + 1) * per, wall.x1), w: r.w - (cut + 1) * per, spaced: false };
+    return [left, ...splitAtWalls([right], walls)];
+  });
 }
 
 export function typeScale(lines: Line[]): TypeScale {
