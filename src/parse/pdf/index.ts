@@ -11,7 +11,7 @@ import type { Ocr } from '../ocr.js';
 import type { PdfSettings } from '../parsers.js';
 import type { Rule } from './geometry.js';
 import { blocksOf, linesOf, readingOrder, typeScale, type LaidOutBlock, type Line, type TextRun } from './layout.js';
-import { readTextLayer, usable, type FontWeights } from './text-layer.js';
+import { readTextLayer, usable, type FontWeights, type TextLayer } from './text-layer.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -105,6 +105,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
     const last = Math.min(numPages, settings.maxPages ?? numPages);
     const raw: PageRaw[] = [];
     const weights: FontWeights = new Map();
+    let ruledToEnd = false;
     for (let n = 1; n <= last; n++) {
       if (Date.now() > deadline) {
         throw new ApiError('SCRAPE_TIMEOUT', { message: `Timed out after ${n - 1} of ${last} PDF pages; raise timeout or lower maxPages` });
@@ -113,7 +114,9 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
       try {
         page = await doc.getPage(n);
         const { width, height } = page.getViewport({ scale: 1 });
-        let { runs, rules } = settings.mode === 'ocr' ? { runs: [], rules: [] } : await readTextLayer(page, weights);
+        const layer: TextLayer | undefined = settings.mode === 'ocr' ? undefined : await readTextLayer(page, weights, ruledToEnd);
+        ruledToEnd = layer?.ruledToEnd === true;
+        let { runs, rules } = layer ?? { runs: [], rules: [] };
         let source: PageSource = 'text';
         if (settings.mode === 'ocr' || (settings.mode === 'auto' && !usable(runs))) {
           runs = await ocrRuns(doc, page, ocr, deadline);

@@ -1,9 +1,9 @@
 /**
  * A page's text layer as positioned runs, with the font weights and ruling lines that only the
  * page's operator list gives. Building that list costs about as much as reading the text, so it
- * is built only where it can change the result: when the page brings fonts whose weight is not
- * yet known to the document, or when its text hints at a table (aligned cells, a "Table n"
- * caption, a bold line at body size such as a header cell).
+ * is built only where it can change the result: where the text hints at a table (aligned cells,
+ * a "Table n" caption), or where a line may be wholly bold at about body size (a heading by
+ * weight) and the weight of its fonts is not yet known to the document.
  */
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { median, type Rule, type TextRun } from './geometry.js';
@@ -22,6 +22,8 @@ export type FontWeights = Map<string, boolean>;
 export interface TextLayer {
   runs: TextRun[];
   rules: Rule[];
+  /** Rules reach down to the last line: a ruled table may go on over the page break. */
+  ruledToEnd: boolean;
 }
 
 export const usable = (runs: { text: string }[]) => {
@@ -31,7 +33,8 @@ export const usable = (runs: { text: string }[]) => {
   return visible.length >= USABLE_TEXT_CHARS;
 };
 
-export async function readTextLayer(page: PDFPageProxy, weights: FontWeights): Promise<TextLayer> {
+/** `afterRuled`: the page before ended in a ruled table (see TextLayer). */
+export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, afterRuled = false): Promise<TextLayer> {
   const viewport = page.getViewport({ scale: 1 });
   const content = await page.getTextContent();
   const all = content.items.filter((item): item is TextItem => 'str' in item);
@@ -47,9 +50,16 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights): P
     const size = Math.hypot(m[2]!, m[3]!);
     return { text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: weights.get(t.fontName) === true, spaced: spaced.has(t) };
   });
-  if (!usable(runs)) return { runs, rules: [] };
+  if (!usable(runs)) return { runs, rules: [], ruledToEnd: false };
+  // Weight matters only to a line wholly bold at about body size: a page needs its fonts'
+  // weights if taking the unknown ones as bold would make such a line.
+  // The font most of the page is set in is its body font: regular, whatever its name says.
+  const chars = new Map<string, number>();
+  for (const t of items) chars.set(t.fontName, (chars.get(t.fontName) ?? 0) + t.str.length);
+  const bodyFont = [...chars].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const guessed = runs.map((r, k) => ({ ...r, bold: weights.get(items[k]!.fontName) ?? items[k]!.fontName !== bodyFont }));
+  if (!afterRuled && !hintsAtTable(runs) && !(boldLine(guessed) && !boldLine(runs))) return { runs, rules: [], ruledToEnd: false };
   const unknown = [...new Set(items.map((t) => t.fontName))].filter((f) => !weights.has(f));
-  if (unknown.length === 0 && !hintsAtTable(runs)) return { runs, rules: [] };
   let rules: Rule[] = [];
   try {
     rules = rulesOf(await page.getOperatorList(), viewport.transform);
@@ -63,18 +73,23 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights): P
     weights.set(name, font?.bold === true || font?.black === true || BOLD_NAME.test(psName));
   }
   if (unknown.length > 0) items.forEach((t, k) => (runs[k]!.bold = weights.get(t.fontName) === true));
-  return { runs, rules };
+  const last = runs.reduce((a, r) => (r.baseline > a.baseline ? r : a));
+  return { runs, rules, ruledToEnd: rules.some((r) => r.y1 >= last.baseline) };
 }
 
-/** Text that may sit in a table drawn with rules: cells side by side, a caption, a bold label. */
+/** Text that may sit in a table drawn with rules: cells side by side, or a "Table n" caption. */
 function hintsAtTable(runs: TextRun[]): boolean {
-  const lines = linesOf(runs);
-  const body = median(lines.map((l) => l.size));
   let multi = 0;
-  for (const l of lines) {
+  for (const l of linesOf(runs)) {
     if (l.segments.length >= 2 && !l.segments.every((s) => s.mono) && ++multi >= 2) return true;
     if (TABLE_CAPTION.test(l.segments[0]!.text)) return true;
-    if (l.size < 1.15 * body && l.segments.every((s) => s.bold && !s.mono)) return true;
   }
   return false;
+}
+
+/** A line wholly bold at about body size (a heading by weight, or a table's header cell). */
+function boldLine(runs: TextRun[]): boolean {
+  const lines = linesOf(runs);
+  const body = median(lines.map((l) => l.size));
+  return lines.some((l) => l.size < 1.2 * body && l.segments.every((s) => s.bold) && !l.segments.every((s) => s.mono));
 }
