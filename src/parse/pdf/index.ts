@@ -123,7 +123,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
           rules = [];
           source = 'ocr';
         }
-        raw.push({ pageNumber: n, width, height, source, lines: linesOf(runs, rules), rules });
+        raw.push({ pageNumber: n, width, height, source, lines: (source === 'text' && layer?.lines) || linesOf(runs, rules), rules });
       } catch (e) {
         if (e instanceof ApiError) throw e;
         // One damaged page should not cost the rest of the document.

@@ -6,7 +6,7 @@
  * weight) and the weight of its fonts is not yet known to the document.
  */
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { median, type Rule, type TextRun } from './geometry.js';
+import { median, type Line, type Rule, type TextRun } from './geometry.js';
 import { linesOf } from './layout.js';
 import { Util, type PDFPageProxy } from './pdfjs.js';
 import { rulesOf } from './rules.js';
@@ -24,6 +24,8 @@ export interface TextLayer {
   rules: Rule[];
   /** Rules reach down to the last line: a ruled table may go on over the page break. */
   ruledToEnd: boolean;
+  /** The runs as lines, when no rules cut them (the layout's first step, done here already). */
+  lines?: Line[];
 }
 
 export const usable = (runs: { text: string }[]) => {
@@ -51,15 +53,9 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, af
     return { text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: weights.get(t.fontName) === true, spaced: spaced.has(t) };
   });
   if (!usable(runs)) return { runs, rules: [], ruledToEnd: false };
-  // Weight matters only to a line wholly bold at about body size: a page needs its fonts'
-  // weights if taking the unknown ones as bold would make such a line.
-  // The font most of the page is set in is its body font: regular, whatever its name says.
-  const chars = new Map<string, number>();
-  for (const t of items) chars.set(t.fontName, (chars.get(t.fontName) ?? 0) + t.str.length);
-  const bodyFont = [...chars].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
-  const guessed = runs.map((r, k) => ({ ...r, bold: weights.get(items[k]!.fontName) ?? items[k]!.fontName !== bodyFont }));
-  if (!afterRuled && !hintsAtTable(runs) && !(boldLine(guessed) && !boldLine(runs))) return { runs, rules: [], ruledToEnd: false };
   const unknown = [...new Set(items.map((t) => t.fontName))].filter((f) => !weights.has(f));
+  const lines = linesOf(runs);
+  if (!afterRuled && !hintsAtTable(lines) && !(unknown.length > 0 && weightMatters(runs, items, weights, lines))) return { runs, rules: [], ruledToEnd: false, lines };
   let rules: Rule[] = [];
   try {
     rules = rulesOf(await page.getOperatorList(), viewport.transform);
@@ -78,18 +74,30 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, af
 }
 
 /** Text that may sit in a table drawn with rules: cells side by side, or a "Table n" caption. */
-function hintsAtTable(runs: TextRun[]): boolean {
+function hintsAtTable(lines: Line[]): boolean {
   let multi = 0;
-  for (const l of linesOf(runs)) {
+  for (const l of lines) {
     if (l.segments.length >= 2 && !l.segments.every((s) => s.mono) && ++multi >= 2) return true;
     if (TABLE_CAPTION.test(l.segments[0]!.text)) return true;
   }
   return false;
 }
 
-/** A line wholly bold at about body size (a heading by weight, or a table's header cell). */
-function boldLine(runs: TextRun[]): boolean {
-  const lines = linesOf(runs);
+/**
+ * Whether fonts of unknown weight could make a line wholly bold at about body size (a heading by
+ * weight) that is not one with the weights known so far. The font most of the page is set in is
+ * its body font: taken as regular, whatever its name says.
+ */
+function weightMatters(runs: TextRun[], items: TextItem[], weights: FontWeights, lines: Line[]): boolean {
+  const chars = new Map<string, number>();
+  for (const t of items) chars.set(t.fontName, (chars.get(t.fontName) ?? 0) + t.str.length);
+  const bodyFont = [...chars].reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+  const guessed = runs.map((r, k) => ({ ...r, bold: weights.get(items[k]!.fontName) ?? items[k]!.fontName !== bodyFont }));
+  return boldLine(linesOf(guessed)) && !boldLine(lines);
+}
+
+/** A line wholly bold at about body size. */
+function boldLine(lines: Line[]): boolean {
   const body = median(lines.map((l) => l.size));
   return lines.some((l) => l.size < 1.2 * body && l.segments.every((s) => s.bold) && !l.segments.every((s) => s.mono));
 }
