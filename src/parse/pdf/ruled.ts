@@ -14,6 +14,9 @@ const SAME_BORDER = 3.5;
 const PADDING_EM = 0.75;
 /** A rule shorter than this is an underline or a mark, not a table's. */
 const MIN_TABLE_WIDTH = 30;
+/** More rules than this is a drawing (a chart, a plan), not tables: the grid would cost too much. */
+const MAX_RULES = 1500;
+const MAX_GRID_CELLS = 20_000;
 
 export interface RuledTable {
   /** Indices (into the lines given) of the lines the table holds, ascending. */
@@ -64,7 +67,7 @@ function clusters(xs: number[]): number[] {
 
 /** Finds the tables drawn with rules among a page's lines (in reading order). */
 export function ruledTables(lines: Line[], rules: Rule[]): RuledTable[] {
-  if (rules.length < 2) return [];
+  if (rules.length < 2 || rules.length > MAX_RULES) return [];
   const verticals = rules.filter((r) => !horizontal(r));
   const levels = levelsOf(rules).filter((l) => l.x1 - l.x0 >= MIN_TABLE_WIDTH);
   const inside = (x0: number, x1: number, y0: number, y1: number) =>
@@ -148,6 +151,7 @@ function gridRows(lines: Line[], chain: Level[], sides: Rule[], [x0, x1]: [numbe
   const xs = byText ? [x0, ...byText.slice(1).map((c) => c.x0), x1] : [x0, ...inner, x1];
   const R = ys.length - 1;
   const C = xs.length - 1;
+  if (R * C > MAX_GRID_CELLS) return [];
   const parent = Array.from({ length: R * C }, (_, k) => k);
   const find = (k: number): number => (parent[k] === k ? k : (parent[k] = find(parent[k]!)));
   const union = (a: number, b: number) => {
