@@ -6,6 +6,11 @@
  * to test and the same code serves both text sources.
  */
 import type { Block } from '../blocks.js';
+import { gapBetween, isCode, lineText, lineX0, lineX1, median, type Line, type Rule, type Segment, type TextRun } from './geometry.js';
+import { horizontal, ruledTables, type RuledTable } from './ruled.js';
+import { tableAt } from './table.js';
+
+export type { Line, TextRun } from './geometry.js';
 
 /** A line this much larger than body text is a heading. */
 const HEADING_RATIO = 1.2;
@@ -20,44 +25,6 @@ const UNSPACED_GAP_EM = 0.45;
 const OCR_GAP_EM = 1.0;
 const cellGap = (r: TextRun) => (r.conf !== undefined ? OCR_GAP_EM : r.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM);
 const BULLET_CHAR = /^[•·▪◦●○■□‣⁃∙–—*+«»-]$/;
-
-export interface TextRun {
-  text: string;
-  /** Left edge and width, in page units (top-left origin). */
-  x: number;
-  w: number;
-  /** Baseline, in page units from the top. */
-  baseline: number;
-  /** Font size (em height) in page units. */
-  size: number;
-  /** OCR word confidence 0..1; absent for a text layer. */
-  conf?: number;
-  /** Set in a monospaced font (known for a text layer only). */
-  mono?: boolean;
-  /** Set in a bold font (known for a text layer only). */
-  bold?: boolean;
-  /** A space comes before it in the text layer: it continues the words on its left. */
-  spaced?: boolean;
-}
-
-interface Segment {
-  text: string;
-  x0: number;
-  x1: number;
-  confs: number[];
-  mono: boolean;
-  bold: boolean;
-  /** Advance of one character, for monospaced segments: spaces are restored from it. */
-  charWidth: number;
-  /** Its first run follows a space (see TextRun). */
-  spaced: boolean;
-}
-
-export interface Line {
-  segments: Segment[];
-  baseline: number;
-  size: number;
-}
 
 export type BlockType = 'title' | 'section_header' | 'text' | 'list_item' | 'table' | 'caption' | 'code';
 
@@ -76,13 +43,14 @@ export interface TypeScale {
   headings: number[];
 }
 
-const lineText = (l: Line) => l.segments.map((s) => s.text).join(' ');
-const lineX0 = (l: Line) => l.segments[0]!.x0;
-const lineX1 = (l: Line) => l.segments.at(-1)!.x1;
-
-/** Joins runs on one baseline; a gap wider than about one em starts a new segment (a table cell or another column). */
-export function linesOf(runs: TextRun[]): Line[] {
-  const visible = runs.filter((r) => r.text.trim().length > 0 && r.size > 0);
+/**
+ * Joins runs on one baseline; a gap wider than about one em starts a new segment (a table cell
+ * or another column), and so does a vertical rule between two runs (a drawn cell border).
+ */
+export function linesOf(runs: TextRun[], rules: Rule[] = []): Line[] {
+  const walls = rules.filter((r) => !horizontal(r));
+  const walled = (x0: number, x1: number, y: number) => walls.some((w) => w.x0 >= x0 - 1 && w.x1 <= x1 + 1 && w.y0 <= y && w.y1 >= y);
+  const visible = splitAtWalls(runs.filter((r) => r.text.trim().length > 0 && r.size > 0), walls);
   visible.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
   const rows: TextRun[][] = [];
   for (const run of visible) {
@@ -102,7 +70,7 @@ export function linesOf(runs: TextRun[]): Line[] {
       const gap = seg ? run.x - seg.x1 : Infinity;
       const mono = run.mono === true;
       // Code keeps its alignment spaces, however wide: monospaced runs stay one segment.
-      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < cellGap(run) * size);
+      const joins = seg !== undefined && seg.mono === mono && (mono ? gap < MONO_JOIN_EM * size : gap < cellGap(run) * size) && !walled(seg.x1, run.x, run.baseline);
       if (seg && joins) {
         if (mono && seg.charWidth > 0) seg.text += ' '.repeat(Math.max(gap > 0.15 * size ? 1 : 0, Math.round(gap / seg.charWidth))) + run.text;
         else {
@@ -128,7 +96,7 @@ export function linesOf(runs: TextRun[]): Line[] {
     // A narrow gap between two fonts (inline code in prose) is a space, not a cell.
     for (let k = segments.length - 2; k >= 0; k--) {
       const [a, b] = [segments[k]!, segments[k + 1]!];
-      if (!(a.mono && b.mono) && b.x0 - a.x1 < (b.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM) * size) {
+      if (!(a.mono && b.mono) && b.x0 - a.x1 < (b.spaced ? SPACED_GAP_EM : UNSPACED_GAP_EM) * size && !walled(a.x1, b.x0, row[0]!.baseline)) {
         segments.splice(k, 2, { ...a, text: `${a.text}${b.x0 - a.x1 > 0.15 * size ? ' ' : ''}${b.text}`, x1: b.x1, confs: [...a.confs, ...b.confs], mono: false, bold: a.bold && b.bold });
       }
     }
@@ -142,6 +110,26 @@ export function linesOf(runs: TextRun[]): Line[] {
     }
     return { segments: segments.filter((s) => s.text.length > 0), baseline: median(row.map((r) => r.baseline)), size };
   }).filter((l) => l.segments.length > 0);
+}
+
+/**
+ * A text layer may carry two cells' words as one run when the cell padding is narrower than a
+ * space; a vertical rule through the run cuts it at the word space nearest the rule.
+ */
+function splitAtWalls(runs: TextRun[], walls: Rule[]): TextRun[] {
+  if (walls.length === 0) return runs;
+  return runs.flatMap((r) => {
+    const wall = walls.find((w) => w.x0 > r.x + 1 && w.x1 < r.x + r.w - 1 && w.y0 <= r.baseline && w.y1 >= r.baseline);
+    if (!wall || r.text.length < 3) return [r];
+    const per = r.w / r.text.length;
+    const at = (wall.x0 + wall.x1) / 2;
+    let cut = -1;
+    for (const m of r.text.matchAll(/ /g)) if (cut < 0 || Math.abs(r.x + m.index * per - at) < Math.abs(r.x + cut * per - at)) cut = m.index;
+    if (cut <= 0) return [r];
+    const left = { ...r, text: r.text.slice(0, cut), w: cut * per };
+    const right = { ...r, text: r.text.slice(cut + 1), x: Math.max(r.x + (cut + 1) * per, wall.x1), w: r.w - (cut + 1) * per, spaced: false };
+    return [left, ...splitAtWalls([right], walls)];
+  });
 }
 
 export function typeScale(lines: Line[]): TypeScale {
@@ -282,8 +270,11 @@ function titleLike(text: string): boolean {
   return !(words > 8 && /[.,;]$/.test(text));
 }
 
-/** Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title. */
-export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): LaidOutBlock[] {
+/**
+ * Groups ordered lines into blocks. `first` marks page 1, where the top heading is the title;
+ * `rules` are the page's ruling lines, when known (tables drawn with borders).
+ */
+export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean, rules: Rule[] = []): LaidOutBlock[] {
   // A copy: table detection may re-cut lines it takes.
   const lines = [...ordered];
   const drafts: Draft[] = [];
@@ -301,15 +292,26 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
   const starts = new Map<number, number>();
   for (const l of lines) starts.set(Math.round(lineX0(l)), (starts.get(Math.round(lineX0(l))) ?? 0) + 1);
   const margin = [...starts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  // Ruled tables are found first: their rules say more than any alignment of the text.
+  const ruled = new Map<number, RuledTable | null>();
+  for (const t of ruledTables(lines, rules)) t.lines.forEach((k, n) => ruled.set(k, n === 0 ? t : null));
   let i = 0;
   while (i < lines.length) {
     const line = lines[i]!;
+    const inRuled = ruled.get(i);
+    if (inRuled !== undefined) {
+      if (inRuled) drafts.push({ type: 'table', lines: inRuled.lines.map((k) => lines[k]!), rows: inRuled.rows });
+      i++;
+      continue;
+    }
     const scanned = line.segments.some((s) => s.confs.length > 0);
     // A scan has no fonts: code is told by its punctuation instead, before its aligned gaps make it a table.
     const prevDraft = drafts.at(-1);
     const afterCode = prevDraft?.type === 'code' && gapBetween(prevDraft.lines.at(-1)!, line) < 1.2 * line.size;
     const code = scanned ? codeLike(lineText(line)) || (afterCode && !proseLike(lineText(line))) : isCode(line);
-    const table = scanned && code ? undefined : tableAt(lines, i, leading);
+    // An aligned table stops where a ruled one starts.
+    const bound = [...ruled.keys()].reduce((m, k) => (k > i && k < m ? k : m), lines.length);
+    const table = scanned && code ? undefined : tableAt(bound < lines.length ? lines.slice(0, bound) : lines, i, leading);
     if (table) {
       drafts.push({ type: 'table', lines: lines.slice(i, table.end), rows: table.rows });
       i = table.end;
@@ -391,137 +393,8 @@ export function blocksOf(ordered: Line[], scale: TypeScale, first: boolean): Lai
   });
 }
 
-const spans = (a: Segment, x0: number, x1: number) => Math.min(a.x1, x1) - Math.max(a.x0, x0);
-
-/**
- * A table starting at line `i`: lines cut into two or more segments (cells), with the narrow
- * lines between them that continue a cell. Columns come from the lines with the most cells;
- * every segment goes to the column it overlaps most (centred headers included). Lines are rows,
- * except that where the vertical gaps fall into two groups (a cell wrapped inside a row is
- * closer than the next row), the close lines continue their row.
- */
-function tableAt(lines: Line[], i: number, leading: number | undefined): { end: number; rows: string[][] } | undefined {
-  // Up to two narrow lines above the first row of cells belong to it: wrapped header cells, or
-  // the top of a cell centred vertically beside shorter ones.
-  let head = i;
-  while (head < i + 2 && head < lines.length - 1 && lines[head]!.segments.length === 1 && !isCode(lines[head]!)) head++;
-  const row = lines[head];
-  if (!row || row.segments.length < 2) return undefined;
-  for (let k = i; k < head; k++) {
-    const seg = lines[k]!.segments[0]!;
-    if (gapBetween(lines[k]!, lines[k + 1]!) > 1.2 * row.size || seg.x1 - seg.x0 > 0.4 * (lineX1(row) - lineX0(row)) || seg.x0 < lineX0(row) - row.size) return undefined;
-  }
-  const first = lines[head]!;
-  if (first.segments.length < 2 || isCode(first)) return undefined;
-  const size = first.size;
-  const left = Math.min(lineX0(first), ...lines.slice(i, head).map(lineX0));
-  let j = head + 1;
-  let multi = 1;
-  let model = first;
-  // Where each column starts: the leftmost of its cells (headers are often centred).
-  let starts = first.segments.map((s) => s.x0);
-  for (; j < lines.length; j++) {
-    const l = splitAtColumns(lines[j]!, starts);
-    lines[j] = l;
-    const prev = lines[j - 1]!;
-    // Cells centred vertically overlap the lines beside them: only a jump back up ends the table.
-    if (l.baseline <= prev.baseline || gapBetween(prev, l) > 2.5 * size) break;
-    if (l.segments.length >= 2) {
-      multi++;
-      if (l.segments.length > model.segments.length) [model, starts] = [l, l.segments.map((s) => s.x0)];
-      else if (l.segments.length === starts.length) starts = starts.map((x, k) => Math.min(x, l.segments[k]!.x0));
-      continue;
-    }
-    // One segment: a wrapped cell stays inside its column; a paragraph or code runs across them.
-    const seg = l.segments[0]!;
-    const k = starts.findLastIndex((x) => x <= seg.x0 + size);
-    const inside = k >= 0 && (k === starts.length - 1 || seg.x1 <= starts[k + 1]! + 0.5 * size) && seg.x0 >= left - size && gapBetween(prev, l) < 1.2 * size;
-    if (!inside) break;
-  }
-  if (multi < 2 || j - i < 2) return undefined;
-  const region = lines.slice(i, j);
-
-  const widest = Math.max(...region.map((l) => l.segments.length));
-  const widestLines = region.filter((l) => l.segments.length === widest);
-  const columns = Array.from({ length: widest }, (_, k) => ({
-    x0: Math.min(...widestLines.map((l) => l.segments[k]!.x0)),
-    x1: Math.max(...widestLines.map((l) => l.segments[k]!.x1)),
-  }));
-  const columnOf = (s: Segment) => {
-    let best = 0;
-    let bestScore = -Infinity;
-    columns.forEach((c, k) => {
-      const score = spans(s, c.x0, c.x1);
-      if (score > bestScore) [best, bestScore] = [k, score];
-    });
-    return best;
-  };
-
-  // Rows: a line closer to the one above than rows are apart continues its row (a wrapped cell;
-  // cells centred vertically wrap above and below the row's middle). When no line holds a single
-  // cell, nothing wraps unless the gaps fall into two groups; otherwise each line is a row.
-  const lineGaps = region.slice(1).map((l, k) => gapBetween(region[k]!, l));
-  const wraps = region.some((l) => l.segments.length < 2);
-  let joins: (g: number) => boolean;
-  if (wraps) {
-    // Without paragraphs to measure, the closest lines of the table are a cell's.
-    const lead = leading ?? Math.min(...lineGaps.filter((g) => g > 0), Infinity);
-    joins = (g) => g < lead + 0.25 * size;
-  }
-  else {
-    const lo = Math.min(...lineGaps);
-    const hi = Math.max(...lineGaps);
-    joins = (g) => hi - lo > 0.25 * size && g < (lo + hi) / 2;
-  }
-  const members: number[][] = [];
-  region.forEach((_, k) => {
-    if (k === 0 || !joins(lineGaps[k - 1]!)) members.push([]);
-    members.at(-1)!.push(k);
-  });
-  const rows = members.map((ks) => {
-    const row = Array.from({ length: widest }, () => '');
-    for (const k of ks.sort((a, b) => a - b)) for (const seg of region[k]!.segments) row[columnOf(seg)] = joinLines2(row[columnOf(seg)]!, seg.text);
-    return row;
-  });
-  return { end: j, rows };
-}
-
-/**
- * Monospaced cells side by side read as one line of code with wide spaces; inside a table, a
- * run of spaces that ends where one of the table's columns starts is a cell boundary.
- */
-function splitAtColumns(line: Line, starts: number[]): Line {
-  let changed = false;
-  const segments = line.segments.flatMap((seg) => {
-    if (!seg.mono || seg.charWidth <= 0) return [seg];
-    const parts: Segment[] = [];
-    let from = 0;
-    for (const m of seg.text.matchAll(/ {2,}/g)) {
-      const at = m.index + m[0].length;
-      const x = seg.x0 + at * seg.charWidth;
-      if (!starts.some((c) => Math.abs(c - x) < line.size) || x <= seg.x0 + line.size) continue;
-      parts.push({ ...seg, text: seg.text.slice(from, m.index), x0: seg.x0 + from * seg.charWidth, x1: seg.x0 + m.index * seg.charWidth });
-      from = at;
-    }
-    if (parts.length === 0) return [seg];
-    changed = true;
-    parts.push({ ...seg, text: seg.text.slice(from), x0: seg.x0 + from * seg.charWidth });
-    return parts;
-  });
-  return changed ? { ...line, segments } : line;
-}
-
-/** Appends a wrapped line to cell text, mending a word hyphenated at the line end. */
-function joinLines2(text: string, next: string): string {
-  if (!text) return next;
-  if (/[A-Za-z]-$/.test(text) && /^[a-z]/.test(next)) return text.slice(0, -1) + next;
-  return `${text} ${next}`;
-}
-
 /** Gaps up to this many ems between code lines are blank lines inside one block. */
 const CODE_BLANK_LINES = 2.6;
-
-const isCode = (l: Line) => l.segments.every((s) => s.mono);
 
 /**
  * Whether an OCR'd line reads as code: dense in the punctuation programs use, ending a statement
@@ -558,11 +431,3 @@ function codeText(lines: Line[]): string {
   return out.join('\n');
 }
 
-const gapBetween = (a: Line, b: Line) => b.baseline - b.size * 0.9 - (a.baseline + a.size * 0.25);
-
-function median(xs: number[]): number {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}

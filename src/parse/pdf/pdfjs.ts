@@ -30,5 +30,5 @@ for (const [target, key, native] of natives) {
   }
 }
 
-export const { getDocument, Util } = pdfjs;
+export const { getDocument, OPS, Util } = pdfjs;
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
