@@ -15,6 +15,7 @@ import { migration as m0008 } from './0008_scrape_cache_age.js';
 import { migration as m0009 } from './0009_search_index.js';
 import { migration as m0010 } from './0010_credit_ledger.js';
 import { migration as m0011 } from './0011_audit_events.js';
+import { migration as m0014 } from './0014_search_head.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0009_search_index': m0009,
   '0010_credit_ledger': m0010,
   '0011_audit_events': m0011,
+  '0014_search_head': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {
