@@ -84,27 +84,30 @@ export class SqliteIndex implements LocalIndex {
   /**
    * Ranks a bounded set of candidates, then reads the pages of the few returned. Ranking costs
    * about as much per match as the rest of a query, so a broad query ranked every one of its
-   * thousands of matches. The candidates are the pages best ranked on their title, URL and
-   * headings among the newest that match there, and the newest pages that match anywhere; the
-   * order is the full BM25 of those.
+   * thousands of matches. The candidates are the newest pages that match anywhere and the pages
+   * best ranked on their title, URL and headings among the newest that match there; the order is
+   * the full BM25 of those (local-index.ts `candidateCaps` sets the bounds).
    */
   private run(match: string, q: LocalQuery): LocalHit[] {
     const { clause, params } = filters(q);
     const { scan, head, text } = candidateCaps(q.limit);
     const matching = `FROM search_fts f JOIN search_pages p ON p.id = f.rowid WHERE search_fts MATCH ? AND p.team_id = ? ${clause}`;
-    // The same weights on a column-filtered match give a score from those columns alone.
-    const byHead = this.statement(`SELECT id FROM (SELECT p.id, ${BM25} AS r ${matching} ORDER BY f.rowid DESC LIMIT ?) ORDER BY r LIMIT ?`)
-      .all(`{title url headings} : (${match})`, q.teamId, ...params, scan, head) as Array<{ id: number }>;
     const scored = new Map<number, number>();
     const newest = this.statement(`SELECT p.id, -${BM25} AS score ${matching} ORDER BY f.rowid DESC LIMIT ?`).all(match, q.teamId, ...params, text) as Array<{ id: number; score: number }>;
     for (const r of newest) scored.set(r.id, r.score);
-    const unscored = byHead.map((r) => r.id).filter((id) => !scored.has(id));
-    if (unscored.length) {
-      // `+rowid`: FTS5 would restart the match for each id of the list; walking the matches and
-      // scoring only the listed ones is far cheaper.
-      const rows = this.statement(`SELECT rowid AS id, -${BM25} AS score FROM search_fts f WHERE search_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`)
-        .all(match, JSON.stringify(unscored)) as Array<{ id: number; score: number }>;
-      for (const r of rows) scored.set(r.id, r.score);
+    // Below the bound that was every match, all ranked in full; at it, the title matches join.
+    if (newest.length === text) {
+      // The same weights on a column-filtered match give a score from those columns alone.
+      const byHead = this.statement(`SELECT id FROM (SELECT p.id, ${BM25} AS r ${matching} ORDER BY f.rowid DESC LIMIT ?) ORDER BY r LIMIT ?`)
+        .all(`{title url headings} : (${match})`, q.teamId, ...params, scan, head) as Array<{ id: number }>;
+      const unscored = byHead.map((r) => r.id).filter((id) => !scored.has(id));
+      if (unscored.length) {
+        // `+rowid`: FTS5 would restart the match for each id of the list; walking the matches and
+        // scoring only the listed ones is far cheaper.
+        const rows = this.statement(`SELECT rowid AS id, -${BM25} AS score FROM search_fts f WHERE search_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`)
+          .all(match, JSON.stringify(unscored)) as Array<{ id: number; score: number }>;
+        for (const r of rows) scored.set(r.id, r.score);
+      }
     }
     const top = [...scored].sort((a, b) => b[1] - a[1]).slice(0, q.limit);
     if (top.length === 0) return [];
