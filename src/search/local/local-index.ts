@@ -46,3 +46,14 @@ export interface LocalIndex {
 export const queryTerms = (query: string): string[] => [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c);
+
+/**
+ * How many pages a query ranks in full, out of however many match: `text` that match anywhere,
+ * and the best `head` by title, URL and headings alone among the first `scan` that match there.
+ * Ranking reads each candidate's text; on 100,000 pages a broad word matched tens of thousands,
+ * and ranking them all took hundreds of milliseconds. On two-word queries of the benchmark
+ * (bench/search.ts) the top ten so chosen kept 97–100% of the full ranking's top-ten pages that
+ * match in their title, URL or headings; pages that match only in their text are ranked among
+ * a sample, so for a broad query the best of those may be missed.
+ */
+export const candidateCaps = (limit: number) => ({ scan: 3000, head: Math.max(100, 2 * limit), text: Math.max(300, 2 * limit) });

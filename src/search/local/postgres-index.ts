@@ -1,11 +1,12 @@
 /**
  * The local index on PostgreSQL: a weighted tsvector (title A; URL words and headings B;
- * description C; text D) under a GIN index, ranked with ts_rank_cd.
+ * description C; text D) under a GIN index, ranked with ts_rank_cd; its A and B words again in a
+ * small vector of their own (`head`, migration 0014) to choose what gets ranked.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
 import type { PageText } from './page-text.js';
+import { candidateCaps, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
 import { filters, prefixFilter } from './sql-filters.js';
 
 /** Stemming as SQLite's porter tokenizer does, so both modes find the same pages. */
@@ -49,11 +50,25 @@ export class PostgresIndex implements LocalIndex {
     return hits;
   }
 
+  /**
+   * Ranks a bounded set of candidates (local-index.ts `candidateCaps`), not every match: a broad
+   * word matches tens of thousands of pages, and reading and ranking each took 450 ms at p99 on
+   * 100,000. The candidates are the pages best ranked on their title, URL and headings alone (the
+   * small `head` vector, divided by the page's size as the full rank is) and the first pages the
+   * full-text index finds; the order is the full rank of those.
+   */
   private async run(tsquery: string, q: LocalQuery): Promise<LocalHit[]> {
-    const res = await sql<Row>`SELECT p.url, p.title, p.description, p.body, COALESCE(p.published_at, p.indexed_at) AS date,
-        ts_rank_cd(p.doc, query, 1) AS score
-      FROM search_pages p, to_tsquery(${CONFIG}, ${tsquery}) query
-      WHERE p.team_id = ${q.teamId} AND p.doc @@ query ${filters(q)}
+    const { scan, head, text } = candidateCaps(q.limit);
+    const res = await sql<Row>`WITH query AS MATERIALIZED (SELECT to_tsquery(${CONFIG}, ${tsquery}) AS query),
+      candidates AS (
+        (SELECT id FROM (SELECT p.id, p.head, p.doc_words FROM search_pages p, query
+            WHERE p.team_id = ${q.teamId} AND p.head @@ query.query ${filters(q)} LIMIT ${scan}) h, query
+          ORDER BY ts_rank_cd(h.head, query.query) / (1 + ln(1 + h.doc_words)) DESC LIMIT ${head})
+        UNION
+        (SELECT p.id FROM search_pages p, query WHERE p.team_id = ${q.teamId} AND p.doc @@ query.query ${filters(q)} LIMIT ${text}))
+      SELECT p.url, p.title, p.description, p.body, COALESCE(p.published_at, p.indexed_at) AS date,
+        ts_rank_cd(p.doc, query.query, 1) AS score
+      FROM candidates JOIN search_pages p USING (id), query
       ORDER BY score DESC LIMIT ${q.limit}`.execute(this.db);
     return res.rows.map((r) => ({ ...r, date: Number(r.date), score: Number(r.score) }));
   }

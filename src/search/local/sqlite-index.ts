@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { escapeLike, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import { candidateCaps, escapeLike, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
 import type { PageText } from './page-text.js';
 import { IndexWriter } from './sqlite-writer.js';
 
@@ -34,7 +34,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
 `;
 
 /** Ranking weights, in column order: title and URL words count most. */
-const RANK = 'bm25(10.0, 6.0, 3.0, 2.0, 1.0)';
+const BM25 = 'bm25(search_fts, 10.0, 6.0, 3.0, 2.0, 1.0)';
 
 interface Row {
   id: number;
@@ -56,7 +56,6 @@ export class SqliteIndex implements LocalIndex {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.db.prepare('INSERT INTO search_fts (search_fts, rank) VALUES (?, ?)').run('rank', RANK);
     this.writer = new IndexWriter(file);
   }
 
@@ -82,22 +81,46 @@ export class SqliteIndex implements LocalIndex {
     return hits;
   }
 
-  /** Ranks first, reads pages after: the page text is read for the few hits returned, not for every match. */
+  /**
+   * Ranks a bounded set of candidates, then reads the pages of the few returned. Ranking costs
+   * about as much per match as the rest of a query, so a broad query ranked every one of its
+   * thousands of matches. The candidates are the newest pages that match anywhere and the pages
+   * best ranked on their title, URL and headings among the newest that match there; the order is
+   * the full BM25 of those (local-index.ts `candidateCaps` sets the bounds).
+   */
   private run(match: string, q: LocalQuery): LocalHit[] {
     const { clause, params } = filters(q);
-    const top = this.statement(`SELECT p.id, -f.rank AS score FROM search_fts f JOIN search_pages p ON p.id = f.rowid
-      WHERE search_fts MATCH ? AND p.team_id = ? ${clause} ORDER BY f.rank LIMIT ?`).all(match, q.teamId, ...params, q.limit) as Array<{ id: number; score: number }>;
+    const { scan, head, text } = candidateCaps(q.limit);
+    const matching = `FROM search_fts f JOIN search_pages p ON p.id = f.rowid WHERE search_fts MATCH ? AND p.team_id = ? ${clause}`;
+    const scored = new Map<number, number>();
+    const newest = this.statement(`SELECT p.id, -${BM25} AS score ${matching} ORDER BY f.rowid DESC LIMIT ?`).all(match, q.teamId, ...params, text) as Array<{ id: number; score: number }>;
+    for (const r of newest) scored.set(r.id, r.score);
+    // Below the bound that was every match, all ranked in full; at it, the title matches join.
+    if (newest.length === text) {
+      // The same weights on a column-filtered match give a score from those columns alone.
+      const byHead = this.statement(`SELECT id FROM (SELECT p.id, ${BM25} AS r ${matching} ORDER BY f.rowid DESC LIMIT ?) ORDER BY r LIMIT ?`)
+        .all(`{title url headings} : (${match})`, q.teamId, ...params, scan, head) as Array<{ id: number }>;
+      const unscored = byHead.map((r) => r.id).filter((id) => !scored.has(id));
+      if (unscored.length) {
+        // `+rowid`: FTS5 would restart the match for each id of the list; walking the matches and
+        // scoring only the listed ones is far cheaper.
+        const rows = this.statement(`SELECT rowid AS id, -${BM25} AS score FROM search_fts f WHERE search_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`)
+          .all(match, JSON.stringify(unscored)) as Array<{ id: number; score: number }>;
+        for (const r of rows) scored.set(r.id, r.score);
+      }
+    }
+    const top = [...scored].sort((a, b) => b[1] - a[1]).slice(0, q.limit);
     if (top.length === 0) return [];
     // By id alone: with the team in the condition, SQLite walks the team's entries in the
     // (team_id, url) index instead of looking ten ids up (70 ms instead of 0.1 on 100,000 pages).
     const rows = this.statement(
       `SELECT id, url, title, description, body, COALESCE(published_at, indexed_at) AS date FROM search_pages
        WHERE id IN (${top.map(() => '?').join(', ')})`,
-    ).all(...top.map((t) => t.id)) as Row[];
+    ).all(...top.map(([id]) => id)) as Row[];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return top.flatMap((t) => {
-      const r = byId.get(t.id);
-      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score: t.score }] : [];
+    return top.flatMap(([id, score]) => {
+      const r = byId.get(id);
+      return r ? [{ url: r.url, title: r.title, description: r.description, body: r.body, date: Number(r.date), score }] : [];
     });
   }
 

@@ -19,6 +19,7 @@ import { migration as m0012 } from './0012_model_judgments.js';
 import { migration as m0013 } from './0013_threat_policy.js';
 import { migration as m0014 } from './0014_browser_session_credits.js';
 import { migration as m0015 } from './0015_monitor_page_snapshots.js';
+import { migration as m0016 } from './0016_search_head.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013_threat_policy': m0013,
   '0014_browser_session_credits': m0014,
   '0015_monitor_page_snapshots': m0015,
+  '0016_search_head': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {
