@@ -86,12 +86,12 @@ export interface GleanerChild {
 }
 
 /** The built server, rebuilt first when a source file is newer: benches measure what is deployed. */
-function builtEntry(): string {
-  const entry = path.join(REPO_ROOT, 'dist', 'main.js');
+function builtEntry(root = REPO_ROOT): string {
+  const entry = path.join(root, 'dist', 'main.js');
   const newest = (dir: string): number =>
     fs.readdirSync(dir, { withFileTypes: true, recursive: true }).reduce((m, d) => (d.isFile() ? Math.max(m, fs.statSync(path.join(d.parentPath, d.name)).mtimeMs) : m), 0);
-  if (!fs.existsSync(entry) || newest(path.join(REPO_ROOT, 'src')) > fs.statSync(entry).mtimeMs) {
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (!fs.existsSync(entry) || newest(path.join(root, 'src')) > fs.statSync(entry).mtimeMs) {
+    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   }
   return entry;
 }
@@ -102,14 +102,17 @@ export interface GleanerChildOptions {
   env?: Record<string, string>;
   /** What node runs instead of the built `serve` (a bench's own entry); it prints the same "listening" line. */
   entry?: string[];
+  /** Another checkout to run instead of this one (its own build), for before/after figures. */
+  root?: string;
 }
 
 export async function startGleanerChild(opts: GleanerChildOptions): Promise<GleanerChild> {
+  const root = opts.root ?? REPO_ROOT;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gleaner-bench-'));
   const key = `fc-bench-${randomBytes(16).toString('hex')}`;
-  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), ...(opts.entry ?? [builtEntry(), 'serve'])];
+  const nodeArgs = [...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : []), ...(opts.entry ?? [builtEntry(root), 'serve'])];
   const child = spawn(process.execPath, nodeArgs, {
-    cwd: REPO_ROOT,
+    cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,

@@ -8,12 +8,15 @@
  *   strictest reading since a real scrape also fetches and answers;
  * - json: reading the page's structured data and filling a schema, per page.
  * CPU time, not wall time, is compared: the machine's cores may be shared.
+ * With `--against DIR` (another checkout, e.g. a git worktree of an earlier commit, with its
+ * node_modules), its offline algorithms and its server are timed in the same interleaved rounds:
+ * before/after figures on the same machine state.
  *
- *   node --expose-gc --import tsx bench/llm-offline.ts [--limit N] [--rounds N]
+ *   node --expose-gc --import tsx bench/llm-offline.ts [--limit N] [--rounds N] [--against DIR]
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fillSchema } from '../src/llm/offline/fill.js';
 import { rankPassages } from '../src/llm/offline/passages.js';
 import { readPageData } from '../src/llm/offline/structured.js';
@@ -22,7 +25,7 @@ import { analyse } from '../src/llm/offline/text.js';
 import { transformPage } from '../src/transform/index.js';
 import { Agent, request } from 'undici';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { startGleanerChild, threadCpuMs } from './gleaner-child.js';
+import { startGleanerChild, threadCpuMs, type GleanerChild } from './gleaner-child.js';
 
 export interface ApiCpu {
   /** Server CPU ms per page (all threads). */
@@ -33,6 +36,8 @@ export interface ApiCpu {
 
 export interface LlmOfflineBenchResult {
   api?: ApiCpu;
+  /** The same figures for the `--against` checkout, from the same rounds. */
+  against?: { dir: string; api?: ApiCpu; withSummaryHighlightsMs: number };
   pages: number;
   rounds: number;
   markdownMs: number;
@@ -49,7 +54,19 @@ const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, descri
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
-export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number } = {}): Promise<LlmOfflineBenchResult | undefined> {
+interface OfflineAlgorithms {
+  analyse: typeof analyse;
+  extractiveSummary: typeof extractiveSummary;
+  rankPassages: typeof rankPassages;
+}
+
+async function algorithmsOf(dir: string): Promise<OfflineAlgorithms> {
+  const load = (m: string) => import(pathToFileURL(path.join(dir, 'src', 'llm', 'offline', m)).href);
+  const [text, summary, passages] = await Promise.all([load('text.ts'), load('summary.ts'), load('passages.ts')]);
+  return { analyse: text.analyse, extractiveSummary: summary.extractiveSummary, rankPassages: passages.rankPassages };
+}
+
+export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number; against?: string } = {}): Promise<LlmOfflineBenchResult | undefined> {
   const dir = pgDocsDir();
   if (!dir) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html')).sort().slice(0, opts.limit ?? 400);
@@ -58,25 +75,41 @@ export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number
   const rounds = opts.rounds ?? 3;
   const plain: number[] = [];
   const extra: number[] = [];
+  const other = opts.against ? await algorithmsOf(opts.against) : undefined;
+  const otherExtra: number[] = [];
+  const withAlgorithms = (a: OfflineAlgorithms): number => {
+    const t = performance.now();
+    pages.forEach((html, i) => {
+      // As the pipeline does: one analysis of the page for both formats.
+      const text = a.analyse(transformPage(html, OPTS, WANTS).markdown ?? '');
+      a.extractiveSummary(text);
+      a.rankPassages(text, queries[i]!);
+    });
+    return performance.now() - t;
+  };
   // Interleaved rounds: both variants see the same machine state.
   for (let r = 0; r < rounds + 1; r++) {
-    let t = performance.now();
+    const t = performance.now();
     let chars = 0;
     // The markdown is read, as a scrape reads it (the transform builds it on first read).
     for (const html of pages) chars += (transformPage(html, OPTS, WANTS).markdown ?? '').length;
     if (chars < 0) console.log(chars);
     const a = performance.now() - t;
-    t = performance.now();
-    pages.forEach((html, i) => {
-      // As the pipeline does: one analysis of the page for both formats.
-      const text = analyse(transformPage(html, OPTS, WANTS).markdown ?? '');
-      extractiveSummary(text);
-      rankPassages(text, queries[i]!);
-    });
-    const b = performance.now() - t;
+    const ours = { analyse, extractiveSummary, rankPassages };
+    // The order of ours and theirs alternates, so that neither always runs on a warmer machine.
+    let b: number;
+    let c = 0;
+    if (other && r % 2 === 1) {
+      c = withAlgorithms(other);
+      b = withAlgorithms(ours);
+    } else {
+      b = withAlgorithms(ours);
+      if (other) c = withAlgorithms(other);
+    }
     if (r > 0) {
       plain.push(a);
       extra.push(b);
+      if (other) otherExtra.push(c);
     }
   }
   const json: number[] = [];
@@ -87,11 +120,12 @@ export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number
     fillSchema(SCHEMA, readPageData(html));
     json.push(performance.now() - t);
   }
-  const api = await apiCpu(dir, files, rounds);
+  const [api, againstApi] = await apiCpu(dir, files, rounds, opts.against ? [undefined, opts.against] : [undefined]);
   const markdownMs = quantile(plain, 0.5);
   const withSummaryHighlightsMs = quantile(extra, 0.5);
   return {
     ...(api ? { api } : {}),
+    ...(opts.against ? { against: { dir: opts.against, withSummaryHighlightsMs: quantile(otherExtra, 0.5), ...(againstApi ? { api: againstApi } : {}) } } : {}),
     pages: pages.length,
     rounds,
     markdownMs,
@@ -103,13 +137,15 @@ export async function runLlmOfflineBench(opts: { limit?: number; rounds?: number
   };
 }
 
-async function apiCpu(dir: string, files: string[], rounds: number): Promise<ApiCpu | undefined> {
+/** Server CPU per page for each server root (undefined: this checkout), in the same interleaved rounds. */
+async function apiCpu(dir: string, files: string[], rounds: number, roots: (string | undefined)[]): Promise<(ApiCpu | undefined)[]> {
   const site = await serveDir(dir, files);
-  const gleaner = await startGleanerChild({ concurrency: 8 });
+  const gleaners: GleanerChild[] = [];
   const agent = new Agent({ connections: 8 });
   try {
+    for (const root of roots) gleaners.push(await startGleanerChild({ concurrency: 8, ...(root ? { root } : {}) }));
     const urls = files.map((f) => `${site.url}/${f}`);
-    const scrape = async (url: string, formats: unknown[]) => {
+    const scrape = async (gleaner: GleanerChild, url: string, formats: unknown[]) => {
       const res = await request(`${gleaner.url}/v2/scrape`, {
         method: 'POST',
         dispatcher: agent,
@@ -119,14 +155,14 @@ async function apiCpu(dir: string, files: string[], rounds: number): Promise<Api
       const body = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`scrape of ${url} failed: ${res.statusCode} ${body.slice(0, 200)}`);
     };
-    const cpuOf = async (formats: (u: string) => unknown[]): Promise<number> => {
+    const cpuOf = async (gleaner: GleanerChild, formats: (u: string) => unknown[]): Promise<number> => {
       const before = threadCpuMs(gleaner.pid);
       let next = 0;
       await Promise.all(
         Array.from({ length: 8 }, async () => {
           while (next < urls.length) {
             const u = urls[next++]!;
-            await scrape(u, formats(u));
+            await scrape(gleaner, u, formats(u));
           }
         }),
       );
@@ -140,34 +176,47 @@ async function apiCpu(dir: string, files: string[], rounds: number): Promise<Api
       summaryHighlights: (u: string) => ['markdown', 'summary', { type: 'highlights', query: decodeURIComponent(u.replace(/^.*\//, '').replace(/\.html$/, '').replace(/-/g, ' ')) }],
       json: () => ['markdown', { type: 'json', schema: SCHEMA }],
     };
-    const figures: Record<keyof typeof variants, number[]> = { markdown: [], summaryHighlights: [], json: [] };
+    const figures = gleaners.map((): Record<keyof typeof variants, number[]> => ({ markdown: [], summaryHighlights: [], json: [] }));
     for (let r = 0; r < rounds + 1; r++) {
       for (const [name, formats] of Object.entries(variants) as [keyof typeof variants, (u: string) => unknown[]][]) {
-        const ms = await cpuOf(formats);
-        if (r > 0) figures[name].push(ms);
+        // The servers take turns going first.
+        const order = gleaners.map((_, i) => i);
+        if (r % 2 === 1) order.reverse();
+        for (const i of order) {
+          const ms = await cpuOf(gleaners[i]!, formats);
+          if (r > 0) figures[i]![name].push(ms);
+        }
       }
     }
-    if (figures.markdown.every((x) => x === 0)) return undefined;
-    return { markdown: quantile(figures.markdown, 0.5), summaryHighlights: quantile(figures.summaryHighlights, 0.5), json: quantile(figures.json, 0.5) };
+    return figures.map((f) =>
+      f.markdown.every((x) => x === 0) ? undefined : { markdown: quantile(f.markdown, 0.5), summaryHighlights: quantile(f.summaryHighlights, 0.5), json: quantile(f.json, 0.5) },
+    );
   } finally {
     await agent.close();
-    await gleaner.stop();
+    for (const g of gleaners) await g.stop();
     await site.close();
   }
 }
 
+function printApi(title: string, api: ApiCpu): void {
+  const pct = (x: number) => (((x - api.markdown) / api.markdown) * 100).toFixed(1);
+  console.log(title);
+  console.log(`    formats ["markdown"]                     ${api.markdown.toFixed(2)} ms`);
+  console.log(`    + summary + highlights                   ${api.summaryHighlights.toFixed(2)} ms  (+${pct(api.summaryHighlights)}%, target <= 20%)`);
+  console.log(`    + json {schema} (offline)                ${api.json.toFixed(2)} ms  (+${(api.json - api.markdown).toFixed(2)} ms/page, target <= 5 ms)`);
+}
+
 export function printLlmOfflineBench(r: LlmOfflineBenchResult): void {
   console.log(`\nOffline model tier on ${r.pages} PostgreSQL manual pages (median of ${r.rounds} interleaved rounds)`);
-  if (r.api) {
-    const pct = (x: number) => (((x - r.api!.markdown) / r.api!.markdown) * 100).toFixed(1);
-    console.log('  through the API, server CPU per page:');
-    console.log(`    formats ["markdown"]                     ${r.api.markdown.toFixed(2)} ms`);
-    console.log(`    + summary + highlights                   ${r.api.summaryHighlights.toFixed(2)} ms  (+${pct(r.api.summaryHighlights)}%, target <= 20%)`);
-    console.log(`    + json {schema} (offline)                ${r.api.json.toFixed(2)} ms  (+${(r.api.json - r.api.markdown).toFixed(2)} ms/page, target <= 5 ms)`);
-  }
+  if (r.api) printApi('  through the API, server CPU per page:', r.api);
+  if (r.against?.api) printApi(`  the same, ${r.against.dir}'s server:`, r.against.api);
   console.log('  in process, against the bare transform:');
   console.log(`  markdown transform                       ${r.markdownMs.toFixed(0).padStart(7)} ms  ${(r.markdownMs / r.pages).toFixed(2)} ms/page`);
   console.log(`  + offline summary + highlights           ${r.withSummaryHighlightsMs.toFixed(0).padStart(7)} ms  ${(r.withSummaryHighlightsMs / r.pages).toFixed(2)} ms/page  (+${r.overheadPct.toFixed(1)}%, target <= 20%)`);
+  if (r.against) {
+    const pct = ((r.against.withSummaryHighlightsMs - r.markdownMs) / r.markdownMs) * 100;
+    console.log(`    with ${r.against.dir}'s algorithms ${r.against.withSummaryHighlightsMs.toFixed(0).padStart(7)} ms  ${(r.against.withSummaryHighlightsMs / r.pages).toFixed(2)} ms/page  (+${pct.toFixed(1)}%)`);
+  }
   console.log(`  offline json from structured data        median ${r.jsonMedianMs.toFixed(2)} ms/page, mean ${r.jsonMeanMs.toFixed(2)}, p90 ${r.jsonP90Ms.toFixed(2)} (target <= 5 ms)`);
 }
 
@@ -178,6 +227,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   };
   const limit = arg('--limit');
   const rounds = arg('--rounds');
-  const r = await runLlmOfflineBench({ ...(limit ? { limit } : {}), ...(rounds ? { rounds } : {}) });
+  const against = process.argv.includes('--against') ? path.resolve(process.argv[process.argv.indexOf('--against') + 1]!) : undefined;
+  const r = await runLlmOfflineBench({ ...(limit ? { limit } : {}), ...(rounds ? { rounds } : {}), ...(against ? { against } : {}) });
   if (r) printLlmOfflineBench(r);
 }

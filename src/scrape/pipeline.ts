@@ -410,6 +410,7 @@ export class Scraper {
     if (ctx.signal) req.signal = ctx.signal;
     if (o.actions?.length) req.actions = o.actions;
     if (o.blockAds) req.blockAds = true;
+    if (neededBy(o.formats).styles) req.styles = true;
     if (o.keepAlive && ctx.keepPage) req.keepPage = ctx.keepPage;
     if (state) {
       req.storageState = state;
@@ -486,7 +487,7 @@ export class Scraper {
       };
     }
     const markdown = t?.markdown ?? parsed?.markdown ?? doc.markdown ?? '';
-    return { doc, page: pageMaterial(markdown, text, result.url) };
+    return { doc, page: pageMaterial(markdown, text, result.url, result.styles) };
   }
 
   private async finish(doc: Document, scrapeId: string, ctx: ScrapeContext, o: ScrapeOptions, fresh: boolean, started: number): Promise<Document> {

@@ -55,6 +55,31 @@ export interface FetchRequest {
   storageState?: BrowserStorageState;
   /** Browser only: hand back the context's cookies and storage after capture. */
   captureStorageState?: boolean;
+  /** Browser only: read the computed styles of the page's main elements (see RenderedStyles). */
+  styles?: boolean;
+}
+
+/**
+ * Computed styles of a rendered page's telling elements, as the browser resolved them (cascade,
+ * inheritance and scripts applied): colours as the browser writes them (`rgb(...)`), font
+ * families as declared stacks. Bounded: a few elements of each kind.
+ */
+export interface RenderedStyles {
+  colorScheme: string;
+  root: ElementStyle;
+  body: ElementStyle;
+  headings: ElementStyle[];
+  links: ElementStyle[];
+  buttons: ElementStyle[];
+  code: ElementStyle[];
+}
+
+export interface ElementStyle {
+  color: string;
+  backgroundColor: string;
+  fontFamily: string;
+  borderColor?: string;
+  borderRadius?: string;
 }
 
 /** Cookies and per-origin localStorage, as Playwright's `storageState` has them. */
@@ -94,6 +119,8 @@ export interface FetchResult {
   actions?: ActionOutput;
   /** The context's cookies and storage after capture, when asked for. */
   storageState?: BrowserStorageState;
+  /** The rendered page's computed styles, when the request asked (browser only). */
+  styles?: RenderedStyles;
   timings: { totalMs: number };
   /** The request's `transform`, already run on `text` (see FetchRequest.transform). */
   transformed?: TransformResult;

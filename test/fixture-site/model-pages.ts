@@ -1,7 +1,8 @@
 /**
  * Pages for the model layer: structured product data (JSON-LD, microdata), a restaurant menu,
  * a price list, PII of every entity type, a long article, a page that tries prompt injection,
- * and a styled brand page. Served under /model/.
+ * a styled brand page, and one whose look only a browser can tell (its colours and fonts come
+ * from a script and from inherited or cascaded rules). Served under /model/.
  */
 import type http from 'node:http';
 
@@ -127,6 +128,25 @@ a { color: #1f8fff; }
 code { font-family: "JetBrains Mono", monospace; }
 .btn { background: #ff5a1f; color: #fff; }</style>`,
       `<header><a href="/"><img class="site-logo" src="/logo.svg" alt="Fixture Brand Co logo"></a></header><main><h1>We make fixtures</h1><p>Colourful ones.</p><a class="btn" href="/buy">Buy</a></main>`,
+    ),
+  // What a style-sheet reader sees here is misleading: an unused `--brand`, `a { color: inherit }`,
+  // no rule for body or the headings. The page's real look comes from a class a script sets on
+  // <html>, from rules it cannot tie to elements, and from inheritance.
+  '/model/brand-rendered': () =>
+    page(
+      'Ocean Supply',
+      `<style>:root { --brand: #aa00aa; }
+a { color: inherit; }
+.ocean body { color: #e8eef7; }
+.ocean .masthead { font-family: "Bebas Neue", Impact, sans-serif; color: #f5b301; }
+.ocean .hero .buy-now { background-color: #0fa37f; color: #ffffff; border: 2px solid #0fa37f; border-radius: 6px; }</style>
+<script>document.documentElement.className = 'ocean';</script>`,
+      `<div class="page"><header class="masthead"><h1>Ocean Supply</h1><nav><a href="/shop">Shop</a> <a href="/about">About</a></nav></header>
+<main class="hero"><p>Gear for cold water.</p><button class="buy-now">Buy now</button></main></div>
+<script>
+document.body.style.backgroundColor = '#0b1e3a';
+document.body.style.fontFamily = '"Source Serif 4", Georgia, serif';
+</script>`,
     ),
 };
 

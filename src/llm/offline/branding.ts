@@ -10,13 +10,17 @@ export interface BrandingProfile extends Record<string, unknown> {
   logo?: string;
   fonts?: { family: string; count: number }[];
   colors?: Partial<Record<'primary' | 'secondary' | 'accent' | 'background' | 'textPrimary' | 'textSecondary' | 'link', string>>;
-  typography?: { fontFamilies?: { primary?: string; heading?: string; code?: string } };
+  typography?: {
+    fontFamilies?: { primary?: string; heading?: string; code?: string };
+    fontStacks?: { primary?: string[]; heading?: string[] };
+  };
   images?: { logo?: string; favicon?: string; ogImage?: string };
+  components?: { buttonPrimary?: { background?: string; textColor?: string; borderColor?: string; borderRadius?: string } };
 }
 
 const COLOR = /#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})\b|rgba?\([^)]*\)|hsla?\([^)]*\)/gi;
 
-function normColor(c: string): string {
+export function normColor(c: string): string {
   const s = c.toLowerCase();
   if (/^#[0-9a-f]{3}$/.test(s)) return '#' + [...s.slice(1)].map((x) => x + x).join('');
   const m = s.match(/^rgba?\(\s*(\d+)[ ,]+(\d+)[ ,]+(\d+)\s*(?:[,/]\s*([\d.]+%?))?\s*\)$/);
@@ -24,14 +28,14 @@ function normColor(c: string): string {
   return s;
 }
 
-const luminance = (hex: string): number | undefined => {
+export const luminance = (hex: string): number | undefined => {
   const m = hex.match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/);
   if (!m) return undefined;
   const [r, g, b] = [m[1], m[2], m[3]].map((x) => parseInt(x!, 16) / 255) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 };
 
-const isGrey = (hex: string) => {
+export const isGrey = (hex: string) => {
   const m = hex.match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})/);
   if (!m) return true;
   const v = [m[1], m[2], m[3]].map((x) => parseInt(x!, 16));
@@ -46,7 +50,7 @@ function rules(css: string): { selector: string; body: string }[] {
 }
 
 const decl = (body: string, prop: string): string | undefined => body.match(new RegExp(`(?:^|;)\\s*(?:${prop})\\s*:\\s*([^;]+)`, 'i'))?.at(-1)?.trim();
-const firstFamily = (v: string) => v.split(',')[0]!.replace(/["']/g, '').trim();
+export const firstFamily = (v: string) => v.split(',')[0]!.replace(/["']/g, '').trim();
 
 export function brandingProfile(html: string, pageUrl: string): BrandingProfile {
   const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });

@@ -23,50 +23,60 @@ export function rankPassages(page: string | PageText, query: string, opts: { win
   text.sentences.forEach((s, i) => {
     if (!s.heading) keep.push(i);
   });
-  if (keep.length === 0 || q.length === 0) return [];
+  const nq = q.length;
+  if (keep.length === 0 || nq === 0) return [];
   const all = keep.map((i) => text.sentences[i]!);
-  // BM25 reads only the query's terms: per sentence, their counts and the sentence's length.
-  const lengths = keep.map((i) => text.ids[i]!.length);
-  const counts = keep.map((i) => {
-    const bag = text.ids[i]!;
-    const c = new Array<number>(q.length).fill(0);
+  // BM25 reads only the query's terms: per sentence, their counts (one row of `counts` each) and
+  // the sentence's length. `slot` maps a term to its place in the query (-1: not in it).
+  const slot = new Int32Array(text.vocab.size).fill(-1);
+  q.forEach((t, x) => (slot[t] = x));
+  const lengths = new Int32Array(keep.length);
+  const counts = new Int32Array(keep.length * nq);
+  keep.forEach((si, k) => {
+    const bag = text.ids[si]!;
+    lengths[k] = bag.length;
     for (const t of bag) {
-      const k = q.indexOf(t);
-      if (k >= 0) c[k]!++;
+      const x = slot[t]!;
+      if (x >= 0) counts[k * nq + x]!++;
     }
-    return c;
   });
   const size = Math.max(1, opts.window ?? 2);
-  const windows: { start: number; end: number; len: number; tf: number[] }[] = [];
-  for (let i = 0; i < all.length; i++) {
-    const end = Math.min(all.length, i + size);
+  const n = all.length;
+  // Window i starts at sentence i and ends before ends[i]; its term counts are row i of `tf`.
+  const ends = new Int32Array(n);
+  const lens = new Int32Array(n);
+  const tf = new Int32Array(n * nq);
+  const df = new Int32Array(nq);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const end = Math.min(n, i + size);
     // A window stays inside one paragraph, so a passage reads as the page wrote it.
     let j = i + 1;
     while (j < end && all[j]!.block === all[i]!.block) j++;
-    const tf = new Array<number>(q.length).fill(0);
-    let len = 0;
+    ends[i] = j;
     for (let k = i; k < j; k++) {
-      len += lengths[k]!;
-      for (let x = 0; x < q.length; x++) tf[x]! += counts[k]![x]!;
+      lens[i]! += lengths[k]!;
+      for (let x = 0; x < nq; x++) tf[i * nq + x]! += counts[k * nq + x]!;
     }
-    windows.push({ start: i, end: j, len, tf });
+    total += lens[i]!;
+    for (let x = 0; x < nq; x++) if (tf[i * nq + x]! > 0) df[x]!++;
   }
-  const n = windows.length;
-  const df = q.map((_, x) => windows.reduce((m, w) => m + (w.tf[x]! > 0 ? 1 : 0), 0));
-  const avg = windows.reduce((m, w) => m + w.len, 0) / n || 1;
-  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
-  const scored = windows.map((w) => {
+  const avg = total / n || 1;
+  const idf = Array.from(df, (d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const scored: { start: number; score: number }[] = [];
+  for (let i = 0; i < n; i++) {
     let score = 0;
-    for (let x = 0; x < q.length; x++) {
-      const f = w.tf[x]!;
-      if (f) score += (idf[x]! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * w.len) / avg));
+    for (let x = 0; x < nq; x++) {
+      const f = tf[i * nq + x]!;
+      if (f) score += (idf[x]! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * lens[i]!) / avg));
     }
-    return { w, score };
-  });
+    if (score > 0) scored.push({ start: i, score });
+  }
   const picked: Passage[] = [];
-  for (const { w, score } of scored.filter((p) => p.score > 0).sort((a, b) => b.score - a.score)) {
-    if (picked.some((o) => w.start < o.end && o.start < w.end)) continue;
-    picked.push({ text: all.slice(w.start, w.end).map((s) => s.text).join(' '), score, start: w.start, end: w.end });
+  for (const { start, score } of scored.sort((a, b) => b.score - a.score)) {
+    const end = ends[start]!;
+    if (picked.some((o) => start < o.end && o.start < end)) continue;
+    picked.push({ text: all.slice(start, end).map((s) => s.text).join(' '), score, start, end });
     if (picked.length >= (opts.top ?? 3)) break;
   }
   return picked;

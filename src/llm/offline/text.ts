@@ -24,15 +24,23 @@ const STOPWORDS = new Set(
 
 const MARKUP = /[![\]<*_`|]|\s\s/;
 
+const LINK_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|\*\*|__|`/g;
+const LINK_TAG_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g;
+/** Whitespace other than single spaces: the only case the collapse below changes anything. */
+const LOOSE_SPACE = /\s\s|[^\S ]/;
+
 /** Markdown syntax out, words and punctuation kept. */
 export function inlineText(line: string): string {
   // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
   if (!MARKUP.test(line)) return line;
-  // Links and images to their text, tags to a space, bold and code marks out: one pass.
-  let out = line.replace(/!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''));
+  // Links and images to their text, tags to a space, bold and code marks out: one pass. Without a
+  // tag on the line (nearly always) a replacement pattern does it, with no call back per match.
+  let out = line.includes('<')
+    ? line.replace(LINK_TAG_OR_MARK, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''))
+    : line.replace(LINK_OR_MARK, '$1');
   if (out.includes('*') || out.includes('_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
   if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
-  return out.replace(/\s+/g, ' ').trim();
+  return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
 }
 
 const SENTENCE_END = /(?<=[.!?]["')\]]?)\s+(?=["'([]?[\p{Lu}\p{N}])/u;

@@ -6,6 +6,7 @@ import type { Document } from '../../core/document.js';
 import type { ModelSession } from '../../llm/types.js';
 import { readPageData, type PageData } from '../../llm/offline/structured.js';
 import { analyse, type PageText } from '../../llm/offline/text.js';
+import type { RenderedStyles } from '../types.js';
 import { formatOf } from './registry.js';
 import type { Capabilities, ChangeTracker, FormatNeeds, FormatStage, PageMaterial, Refusal } from './types.js';
 
@@ -22,12 +23,13 @@ export function refusals(formats: readonly Entry[], caps: Capabilities): Refusal
 
 /** What the requested formats need of the page, taken together. */
 export function neededBy(formats: readonly Entry[]): FormatNeeds {
-  const n: FormatNeeds = { html: false, markdown: false, browser: false, model: 'none' };
+  const n: FormatNeeds = { html: false, markdown: false, browser: false, styles: false, model: 'none' };
   for (const f of formats) {
     const m = formatOf(f.type).needs;
     n.html ||= m.html;
     n.markdown ||= m.markdown;
     n.browser ||= m.browser;
+    n.styles ||= m.styles;
     if (m.model === 'required' || (m.model === 'optional' && n.model === 'none')) n.model = m.model;
   }
   return n;
@@ -35,13 +37,14 @@ export function neededBy(formats: readonly Entry[]): FormatNeeds {
 
 export const extraCredits = (formats: readonly Entry[]): number => formats.reduce((n, f) => n + formatOf(f.type).cost(f), 0);
 
-export function pageMaterial(markdown: string, html: string | undefined, url: string): PageMaterial {
+export function pageMaterial(markdown: string, html: string | undefined, url: string, styles?: RenderedStyles): PageMaterial {
   let data: PageData | undefined;
   let text: { of: string; value: PageText } | undefined;
   const page: PageMaterial = {
     markdown,
     html,
     url,
+    styles,
     data: () => (data ??= readPageData(html ?? '')),
     // Keyed by the markdown it was made from: onlyCleanContent may replace it first.
     text: () => (text?.of === page.markdown ? text.value : (text = { of: page.markdown, value: analyse(page.markdown) }).value),

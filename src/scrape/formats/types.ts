@@ -9,6 +9,7 @@ import type { Document } from '../../core/document.js';
 import { needsModelMessage, type ModelSession } from '../../llm/types.js';
 import type { PageData } from '../../llm/offline/structured.js';
 import type { PageText } from '../../llm/offline/text.js';
+import type { RenderedStyles } from '../types.js';
 
 export interface FormatNeeds {
   /** The page's own HTML (structured data, style sheets), kept past the transform. */
@@ -17,6 +18,8 @@ export interface FormatNeeds {
   markdown: boolean;
   /** A real browser must render the page. */
   browser: boolean;
+  /** The computed styles of the page's elements, read when a browser renders it anyway. */
+  styles: boolean;
   /** `none`; `optional`: a model does it better, an offline algorithm otherwise; `required`. */
   model: 'none' | 'optional' | 'required';
 }
@@ -47,6 +50,8 @@ export interface PageMaterial {
   /** The page's HTML as served (or rendered), when a requested format needs it. */
   html: string | undefined;
   url: string;
+  /** Computed styles of the rendered page, when a browser rendered it and a format asked. */
+  styles: RenderedStyles | undefined;
   /** The page's structured data, read once on first use. */
   data(): PageData;
   /** The markdown's sentences and terms, worked out once for summary, highlights and question. */
@@ -116,6 +121,6 @@ export function defineFormat<E extends { type: string }>(m: FormatModule<E>): Re
   return m as unknown as RegisteredFormat;
 }
 
-export const needs = (n: Partial<FormatNeeds>): FormatNeeds => ({ html: false, markdown: false, browser: false, model: 'none', ...n });
+export const needs = (n: Partial<FormatNeeds>): FormatNeeds => ({ html: false, markdown: false, browser: false, styles: false, model: 'none', ...n });
 
 export const modelMissing = (path: string, what: string): Refusal => ({ path, error: 'MODEL_NOT_CONFIGURED', message: needsModelMessage(what) });

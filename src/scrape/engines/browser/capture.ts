@@ -10,6 +10,7 @@ import type { FetchResult, ScreenshotRequest } from '../../types.js';
 import { decodeBody, isTextual } from '../../../core/charset.js';
 import { responseTooLarge } from '../too-large.js';
 import { readDocument } from './bounded-read.js';
+import { readRenderedStyles } from './computed-styles.js';
 import type { Visit } from './visit.js';
 import { noop, throwIfAborted, untilAborted, withTimeout } from './waits.js';
 
@@ -48,6 +49,10 @@ export async function captureDocument(v: Visit, response: PwResponse): Promise<F
   if (text !== undefined) result.text = text;
   attachPeer(v, result, response.url());
   if (v.req.screenshot) result.screenshot = await screenshot(v, v.req.screenshot);
+  if (v.req.styles && htmlLike) {
+    const styles = await readRenderedStyles(v.page, v.timeout());
+    if (styles) result.styles = styles;
+  }
   result.timings.totalMs = v.elapsed();
   return result;
 }
