@@ -6,7 +6,7 @@
  * its main block afterwards without a DOM.
  */
 import { dropReason, isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
-import { blockHint } from './block-node.js';
+import { blockHint, isNumberedTitle } from './block-node.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';
@@ -448,6 +448,7 @@ export class ContentFilter extends FilterState {
     if (depth === this.paraDepth) this.paraDepth = -1;
     if (depth === this.headCapture) {
       this.headCapture = -1;
+      if (frame.node >= 0 && frame.node < this.nodes.length) this.nodes[frame.node]!.numbered = isNumberedTitle(cleanText(this.headBuf.replaceAll(PART, '')));
       if (isRailHeadingParts(this.headBuf)) this.markRail();
     }
     const c = frame.candidate;
@@ -465,6 +466,7 @@ export class ContentFilter extends FilterState {
     if (depth === this.h1Capture) {
       const t = cleanText(this.h1Buf);
       if (t) this.firstH1 = t;
+      if (frame.node >= 0 && frame.node < this.nodes.length) this.nodes[frame.node]!.numbered = isNumberedTitle(t);
       this.h1Capture = -1;
     }
     if (depth === this.hardDrop) this.hardDrop = -1;

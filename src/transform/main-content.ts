@@ -257,7 +257,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = classFurniture(cls, inContent);
     if (why) return `class:${why}`;
   }
-  if (id !== undefined && MAYBE_FURNITURE.test(id)) {
+  if (id !== undefined && MAYBE_FURNITURE.test(id) && !isHeadingSlug(id)) {
     const why = idFurniture(id, inContent);
     if (why) return `id:${why}`;
   }
@@ -374,6 +374,19 @@ function isCollapsedPanel(attrs: AttrSource): boolean {
   if (role === 'tabpanel' || role === 'region') return true;
   const names = `${attrs.get('class') ?? ''} ${attrs.get('id') ?? ''}`;
   return PANEL_NAME.test(names);
+}
+
+/**
+ * An id of more words than this is a heading's slug ("new-features-related-to-type-hints", "how-
+ * do-i-share-global-variables"): the anchor of a section of the document's outline, which says
+ * what the section is about, not what kind of block it is.
+ */
+const SLUG_WORDS = 4;
+
+function isHeadingSlug(id: string): boolean {
+  let words = 1;
+  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) === 45 || id.charCodeAt(i) === 95) words++;
+  return words > SLUG_WORDS;
 }
 
 function isSearchForm(attrs: AttrSource): boolean {
