@@ -56,8 +56,10 @@ export interface BlockNode {
   title: boolean;
   /** A heading whose text opens with a section number (see isNumberedTitle). */
   numbered?: boolean;
-  /** A labelled line of links (see link-rules' noteLabelledLine). */
+  /** A labelled line of links or a list the text introduces: the text's own, at its edge too (see link-rules). */
   labelled?: boolean;
+  /** A tree of links, a table of contents: doomed, and kept where it is the content (see content-keep). */
+  outline?: boolean;
 }
 
 /**

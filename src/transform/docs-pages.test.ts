@@ -40,4 +40,38 @@ describe('documentation pages', () => {
     for (const kept of ['## New features related to type checking', doc(3), '## How to share settings between hosts', doc(4), doc(6)]) expect(md).toContain(kept);
     expect(md).not.toContain('Other pages people read');
   });
+
+  it('keeps a list of links that a sentence of the text introduces, and a labelled line of links', () => {
+    const html = `<body><main><h1>Release 4.2</h1><p><strong>Source code:</strong> <a href="/src/release.py">src/release.py</a></p>
+      <p>${doc(1)} ${doc(2)}</p><p>New features of the language:</p><ul><li><p><a href="#f1">Pattern guards in loops</a></p></li></ul>
+      <p>New modules in the library:</p><ul><li><a href="/lib/toml">toml: reading settings files</a></li><li><a href="/lib/wave">wave: sound files</a></li></ul>
+      <p>${doc(3)} ${doc(4)}</p></main></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['[src/release.py]', 'New features of the language:', '[Pattern guards in loops]', '[toml: reading settings files]', '[wave: sound files]', doc(4)]) expect(md).toContain(kept);
+  });
+
+  it('keeps the table of contents an index page is made of, and drops an in-page one before the text', () => {
+    const tree = (prefix: string) =>
+      `<ul>${[1, 2, 3, 4].map((n) => `<li><a href="/${prefix}/${n}.html">${prefix} chapter ${n}</a><ul><li><a href="/${prefix}/${n}.html#a">Part ${n}.1</a></li><li><a href="/${prefix}/${n}.html#b">Part ${n}.2</a></li></ul></li>`).join('')}</ul>`;
+    const index = `<body><div role="main"><h1>The library guide</h1><p>${doc(1)} The chapters are listed below.</p><div class="contents-tree">${tree('guide')}</div></div></body>`;
+    const md = transformPage(index, opts(), MD).markdown!;
+    for (const kept of ['# The library guide', '[guide chapter 1]', '[guide chapter 4]', '[Part 3.2]']) expect(md).toContain(kept);
+
+    const page = `<body><div role="main"><h1>Tuning</h1><div class="local-toc">${tree('tuning')}</div>
+      ${[1, 2, 3].map((n) => `<h2>Step ${n}</h2><p>${doc(n)} ${doc(n + 3)} ${doc(n + 6)}</p>`).join('')}</div></body>`;
+    const tuned = transformPage(page, opts(), MD).markdown!;
+    expect(tuned).toContain(doc(9));
+    expect(tuned).not.toContain('tuning chapter 2');
+  });
+
+  it('keeps a numbered section whose title and anchor name a discussion', () => {
+    const html = `<body><div class="book"><div class="heading-wrap"><div><h2>4.1. Syntax</h2></div></div><p>${doc(1)} ${doc(2)}</p>
+      ${section('syntax-words', '4.1.1. Words', `<p>${doc(3)} ${doc(4)} ${doc(5)}</p>`)}
+      ${section('syntax-comments', '4.1.2. Comments', `<p>A comment starts with two dashes and runs to the end of the line.</p><pre>SELECT 1; -- note</pre>`)}
+      ${section('syntax-ops', '4.1.3. Operators', `<p>${doc(6)} ${doc(7)}</p>`)}</div>
+      <div id="comments"><h3>2 Comments</h3><p>Great post, thanks for writing it up so clearly!</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['### 4.1.2. Comments', 'runs to the end of the line', 'SELECT 1; -- note', doc(7)]) expect(md).toContain(kept);
+    expect(md).not.toContain('Great post');
+  });
 });
