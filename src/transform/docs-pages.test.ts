@@ -74,4 +74,16 @@ describe('documentation pages', () => {
     for (const kept of ['### 4.1.2. Comments', 'runs to the end of the line', 'SELECT 1; -- note', doc(7)]) expect(md).toContain(kept);
     expect(md).not.toContain('Great post');
   });
+
+  it('keeps the signature paragraph of a function table\'s cells', () => {
+    const row = (name: string, what: string) =>
+      `<tr><td><p class="func_signature"><code>${name}</code> ( <code>text</code> ) → <code>integer</code></p><p>${what}</p></td></tr>`;
+    const html = `<body><div class="page"><h2>9.4. Text functions</h2><p>${doc(1)} ${doc(2)}</p>
+      <table><thead><tr><th><p class="func_signature">Function</p><p>Description</p></th></tr></thead>
+      <tbody>${row('char_count', 'Counts the characters of the text.')}${row('word_count', 'Counts the words of the text.')}</tbody></table></div>
+      <div class="post"><p>${doc(3)}</p><div class="signature">Sent from my phone, cheers, Bob</div></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['Function', '`char_count` ( `text` ) → `integer`', 'Counts the words of the text.']) expect(md).toContain(kept);
+    expect(md).not.toContain('Sent from my phone');
+  });
 });
