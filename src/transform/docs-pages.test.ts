@@ -86,4 +86,14 @@ describe('documentation pages', () => {
     for (const kept of ['Function', '`char_count` ( `text` ) → `integer`', 'Counts the words of the text.']) expect(md).toContain(kept);
     expect(md).not.toContain('Sent from my phone');
   });
+
+  it('keeps a chapter page\'s contents written as terms and their descriptions, outside any landmark', () => {
+    const entry = (n: number) =>
+      `<dt><a href="/guide/ch${n}.html">${n}.1. Setting up part ${n}</a></dt><dd><dl><dt><a href="/guide/ch${n}.html#a">${n}.1.1. Before you start</a></dt><dt><a href="/guide/ch${n}.html#b">${n}.1.2. First run</a></dt></dl></dd>`;
+    const html = `<body><div class="chapter"><div class="heading-wrap"><div><h2>Chapter 7. Server setup</h2></div></div>
+      <div class="contents"><p><strong>Table of Contents</strong></p><dl>${[1, 2, 3, 4, 5].map(entry).join('')}</dl></div>
+      <p>This chapter tells how to set the server up and keep it running.</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['Chapter 7. Server setup', '[1.1. Setting up part 1]', '[5.1.2. First run]', 'keep it running']) expect(md).toContain(kept);
+  });
 });

@@ -98,8 +98,9 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
     return;
   }
   if (node !== undefined && LIST_TAGS.has(node.name)) {
-    // A list in a list's item is one branch of a tree of links, judged with the tree.
-    if (s.landmarks > 0 && node.parent >= 0 && LIST_ITEMS.has(s.nodes[node.parent]!.name)) return;
+    // A list in a list's item is one branch of a tree of links, judged with the tree: in the
+    // page's landmark, or in a term's description (menus nest lists of items, never of terms).
+    if (node.parent >= 0 && isBranch(s, s.nodes[node.parent]!.name)) return;
     // A table of contents: the scoring keeps it where it is the page's content (see content-keep).
     if (holdsList(s, frame.node)) {
       node.doomed = true;
@@ -136,8 +137,9 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
 
 /** Lists a sentence of the text may introduce. */
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
-/** A list's items, which may hold lists of their own. */
-const LIST_ITEMS: ReadonlySet<string> = new Set(['li', 'dd', 'dt']);
+function isBranch(s: FilterState, parent: string): boolean {
+  return parent === 'dd' || parent === 'dt' || (s.landmarks > 0 && parent === 'li');
+}
 
 /** Whether the block at `at` holds a list inside it: a tree of links (a table of contents), not a menu's row. */
 function holdsList(s: FilterState, at: number): boolean {
