@@ -4,6 +4,7 @@
  */
 import { printCrawlBench, printSyntheticCrawlBench, runCrawlBench, runSyntheticCrawlBench } from './crawl.js';
 import { runMarkdownBench, printMarkdownBench } from './markdown.js';
+import { printDocsStructureBench, runDocsStructureBench } from './docs-structure.js';
 import { printScrapeBench, runScrapeBench } from './scrape-throughput.js';
 import { printMonitorBench, runMonitorBench } from './monitor.js';
 import { printParseBench, runParseBench } from './parse.js';
@@ -16,6 +17,8 @@ import { printLedgerBench, runLedgerBench } from './ledger.js';
 
 const md = await runMarkdownBench();
 if (md) printMarkdownBench(md);
+
+printDocsStructureBench(runDocsStructureBench());
 
 const scrape = await runScrapeBench();
 if (scrape) printScrapeBench(scrape);

@@ -54,6 +54,23 @@ export interface BlockNode {
   claimed: boolean;
   /** A card's title: one link to where the picture before it links (see link-rules' namesPicturedTarget). */
   title: boolean;
+  /** A heading whose text opens with a section number (see isNumberedTitle). */
+  numbered?: boolean;
+  /** A labelled line of links or a list the text introduces: the text's own, at its edge too (see link-rules). */
+  labelled?: boolean;
+  /** A tree of links, a table of contents: doomed, and kept where it is the content (see content-keep). */
+  outline?: boolean;
+}
+
+/**
+ * A section number opening a title ("4.1.5. Comments", "E.20. Release 15.1", "9. Classes"):
+ * numbers and letters each followed by a dot, a last number without one. A headline's figure
+ * ("5 things to know") has no dot.
+ */
+const NUMBERED_TITLE = /^(?:[A-Z]|\d{1,4})\.(?:\d{1,4}\.)*\d{0,4}\s+\S/;
+
+export function isNumberedTitle(text: string): boolean {
+  return NUMBERED_TITLE.test(text);
 }
 
 export interface Selection {

@@ -6,7 +6,7 @@
  * its main block afterwards without a DOM.
  */
 import { dropReason, isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
-import { blockHint } from './block-node.js';
+import { blockHint, isNumberedTitle } from './block-node.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';
@@ -448,6 +448,7 @@ export class ContentFilter extends FilterState {
     if (depth === this.paraDepth) this.paraDepth = -1;
     if (depth === this.headCapture) {
       this.headCapture = -1;
+      if (frame.node >= 0 && frame.node < this.nodes.length && isNumberedTitle(cleanText(this.headBuf.replaceAll(PART, '')))) this.markOutlineSection(frame.node);
       if (isRailHeadingParts(this.headBuf)) this.markRail();
     }
     const c = frame.candidate;
@@ -465,6 +466,7 @@ export class ContentFilter extends FilterState {
     if (depth === this.h1Capture) {
       const t = cleanText(this.h1Buf);
       if (t) this.firstH1 = t;
+      if (frame.node >= 0 && frame.node < this.nodes.length) this.nodes[frame.node]!.numbered = isNumberedTitle(t);
       this.h1Capture = -1;
     }
     if (depth === this.hardDrop) this.hardDrop = -1;
@@ -528,6 +530,21 @@ export class ContentFilter extends FilterState {
    * shop's "viewed also" strip above the product in one column), not the rail. Landmarks and the
    * document are never a rail.
    */
+  /**
+   * A numbered title is the document's outline: the blocks it opens are a section of the text,
+   * whatever their names say ("sql-comments", the anchor of a manual's "Comments"), and the
+   * section's text after the title is no discussion.
+   */
+  private markOutlineSection(heading: number): void {
+    this.nodes[heading]!.numbered = true;
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const f = this.stack[i]!;
+      if (!f.emitted) continue;
+      if (f.startText !== this.headStartText || f.landmark || f.name === 'body' || f.name === 'html') break;
+      if (f.node >= 0 && this.nodes[f.node]!.hint < 0) this.nodes[f.node]!.hint = 0;
+    }
+  }
+
   private markRail(): void {
     for (let i = this.stack.length - 1; i >= 0; i--) {
       const f = this.stack[i]!;

@@ -69,13 +69,18 @@ export function keep(
       }
     }
     if (first < 0) return;
-    for (let k = 0; k < kids.length; k++) if ((k < first || k > last) && sum[kids[k]!]! < 0) holes.push(kids[k]!);
+    // (A labelled line of links, "Source code: Lib/codecs.py", is the text's, at its edge too.)
+    for (let k = 0; k < kids.length; k++) if ((k < first || k > last) && sum[kids[k]!]! < 0 && nodes[from + kids[k]!]!.labelled !== true) holes.push(kids[k]!);
     trim(kids[first]!);
     if (last !== first) trim(kids[last]!);
   };
   trim(best);
+  let outlines = 0;
   for (let i = best + 1; i < best + size[best]!; i++) {
-    if (gone[i] === 1) holes.push(i);
+    if (gone[i] === 1 && nodes[from + i]!.outline === true && outlineStays(nodes, from, best, i, text[best]!, gone)) {
+      outlines += nodes[from + i]!.text;
+      i += size[i]! - 1;
+    } else if (gone[i] === 1) holes.push(i);
     else if (railsOut && rail(i)) holes.push(i);
     // A discussion inside the content (the comments under each answer of a Q&A page, a shop's
     // reviews between the description and the specs) goes too, not only one at its edges.
@@ -84,7 +89,7 @@ export function keep(
   holes.sort((a, b) => a - b);
   const ranges: Array<[number, number]> = [];
   let previous = -1;
-  let keptText = text[best]!;
+  let keptText = text[best]! + outlines;
   let h1s = root.endH1 - root.startH1;
   let at = root.startChunk;
   for (const i of holes) {
@@ -99,6 +104,27 @@ export function keep(
   }
   if (root.endChunk > at) ranges.push([at, root.endChunk]);
   return { ranges, text: keptText, h1s, root: root.name };
+}
+
+/** A paragraph of prose, as the scoring counts one (see content-score's PROSE_MIN). */
+const OUTLINE_PROSE_MIN = 40;
+const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Whether a table of contents (see BlockNode.outline) in the content at `best` is the content's:
+ * introduced by a paragraph of the text right before it (an index page's "the chapters are
+ * listed below"), or holding more text than the rest of it under the page's title (a chapter's
+ * page that is its contents). An in-page table before the text, shorter than it, goes; so does a
+ * menu's tree, which no sentence introduces and no title heads.
+ */
+function outlineStays(nodes: readonly BlockNode[], from: number, best: number, at: number, kept: number, gone: Uint8Array): boolean {
+  let a = from + at;
+  while (nodes[a]!.prev < 0 && nodes[a]!.parent > from + best) a = nodes[a]!.parent;
+  const prev = nodes[a]!.prev >= 0 ? nodes[nodes[a]!.prev]! : undefined;
+  if (prev !== undefined && prev.name === 'p' && prev.plain >= OUTLINE_PROSE_MIN && prev.punct > 0 && prev.link <= prev.plain) return true;
+  if (nodes[from + at]!.text < kept) return false;
+  for (let i = best; i < at; i++) if (gone[i] === 0 && HEADINGS.has(nodes[from + i]!.name)) return true;
+  return false;
 }
 
 /**

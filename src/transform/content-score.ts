@@ -347,6 +347,15 @@ function pick(
       if (top < 0 || sum[i]! > sum[top]!) top = i;
       if (STRUCTURE.has(nodes[from + i]!.name)) structured = true;
     }
+    // (A section of the outline beside the dominant one: see sectionTitle.)
+    if (!structured && top >= 0) {
+      const own = sectionTitle(nodes, from, top, size);
+      for (let i = best + 1; i < best + size[best]!; i += size[i]!) {
+        if (i === top || sum[i]! < 0) continue;
+        const title = sectionTitle(nodes, from, i, size);
+        if (title >= 0 && (nodes[from + title]!.numbered === true || (own >= 0 && nodes[from + own]!.name === nodes[from + title]!.name))) structured = true;
+      }
+    }
     if (!structured && top >= 0) {
       for (let i = best + 1; i < best + size[best]!; i += size[i]!) if (i !== top && sum[i]! >= 0 && tabled[i]! > TABLE_SHARE * text[i]! && !nodes[from + i]!.priced) structured = true;
     }
@@ -437,6 +446,21 @@ function pick(
   }
   if (out !== undefined && isSeries) out.series = true;
   return out;
+}
+
+/**
+ * The heading the subtree at `at` (relative to `from`) opens with, or -1: the title of a section.
+ * A section beside the dominant one is of the document's outline, and content whatever its title
+ * says, when its title is numbered ("4.1.5. Comments") or of the same level as the dominant
+ * section's own title (the "See also" after a reference page's "Description"); a sidebar's
+ * widget under a title of its own ("Most popular") is neither (see pick).
+ */
+function sectionTitle(nodes: readonly BlockNode[], from: number, at: number, size: Int32Array): number {
+  for (let i = at; i < at + size[at]!; i++) {
+    const n = nodes[from + i]!;
+    if (n.plain + n.link + n.card > 0) return HEADINGS.has(n.name) && n.link === 0 ? i : -1;
+  }
+  return -1;
 }
 
 /** Whether the node at `i` is inside an <article> (or is one). */

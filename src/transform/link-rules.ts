@@ -4,12 +4,13 @@
  * its rail's label go together.
  */
 import { isPitch } from './block-rules.js';
+import type { BlockNode } from './block-node.js';
 import type { FilterState } from './filter-state.js';
 import type { Frame } from './frame.js';
 import { cleanText } from './html-util.js';
 import { countWords } from './markdown-repeats.js';
 import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, MENU_SHAPE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
-import { LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
+import { CTA, LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
 import { ITEM_PARTS, TEASER_CONTEXT, TEASER_LINK_SHARE, TEASER_MIN_TEXT } from './rules/paragraphs.js';
 import { LABEL_MAX } from './rules/placeholders.js';
 import { isRailHeading } from './rules/rail-heading.js';
@@ -83,6 +84,7 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
   if (frame.name === 'p') {
     if (isPitch(s, frame)) return s.truncateTo(frame);
     pruneTeaserParagraph(s, frame);
+    noteLabelledLine(s, frame);
     return noteRailLabel(s, frame);
   }
   if (!(frame.bits & IS_LINK_BLOCK)) return;
@@ -91,6 +93,23 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
   const links = s.linkText - frame.startLink - (s.doomedLink - frame.startDoomedLink);
   if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
   const node = frame.node >= 0 ? s.nodes[frame.node] : undefined;
+  if (node !== undefined && isIntroducedList(s, node)) {
+    node.labelled = true;
+    return;
+  }
+  if (node !== undefined && LIST_TAGS.has(node.name)) {
+    // A list in a list's item is one branch of a tree of links, judged with the tree: in the
+    // page's landmark, or in a term's description (menus nest lists of items, never of terms).
+    if (node.parent >= 0 && isBranch(s, s.nodes[node.parent]!.name)) return;
+    // A table of contents: the scoring keeps it where it is the page's content (see content-keep).
+    if (holdsList(s, frame.node)) {
+      node.doomed = true;
+      node.outline = true;
+      s.doomedText += text;
+      s.doomedLink += links;
+      return;
+    }
+  }
   if (node !== undefined) {
     // A grid or list of items may be the page's content however linked its items are; the
     // scoring decides (it is marked, and its links stop counting against its ancestors).
@@ -114,6 +133,59 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
     }
   }
   s.truncateTo(frame);
+}
+
+/** Lists a sentence of the text may introduce. */
+const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
+function isBranch(s: FilterState, parent: string): boolean {
+  return parent === 'dd' || parent === 'dt' || (s.landmarks > 0 && parent === 'li');
+}
+
+/** Whether the block at `at` holds a list inside it: a tree of links (a table of contents), not a menu's row. */
+function holdsList(s: FilterState, at: number): boolean {
+  for (let i = at + 1; i < s.nodes.length; i++) if (LIST_TAGS.has(s.nodes[i]!.name)) return true;
+  return false;
+}
+
+/** A sentence that introduces what follows ends in a colon (perhaps inside its emphasis). */
+const INTRODUCES = /[^:]:[*_\s]*$/;
+/** The fewest words of such a sentence: "Tags:" or "Share:" label a row of links, not text. */
+const INTRO_MIN_WORDS = 2;
+
+/**
+ * A list of links right after a sentence of the text that introduces it ("New syntax features:",
+ * "The modules described in this chapter are:") is the text's own list, as a list of words would
+ * be: it stays however linked. A rail's or a button's label ("You may also like:", "Read more:")
+ * introduces no text.
+ */
+export function isIntroducedList(s: FilterState, node: BlockNode): boolean {
+  if (!LIST_TAGS.has(node.name) || node.prev < 0) return false;
+  const prev = s.nodes[node.prev]!;
+  if (prev.name !== 'p' || prev.link + prev.card > prev.plain || prev.endChunk < 0) return false;
+  let text = '';
+  for (let i = prev.startChunk; i < prev.endChunk; i++) text += s.out[i];
+  if (!INTRODUCES.test(text)) return false;
+  const label = cleanText(text.replace(/[*_]/g, ''));
+  return countWords(label) >= INTRO_MIN_WORDS && !isRailHeading(label) && !CTA.test(label.replace(/:\s*$/, ''));
+}
+
+/** A line that names what its links are ("**Source code:** [Lib/codecs.py](…)"), as markdown. */
+const LABELLED_LINE = /^\s*[*_]*([^:\n[\]]{3,40}?):[*_]*\s*\[/;
+
+/**
+ * Marks a just-closed paragraph that is a labelled line of links ("Source code: Lib/codecs.py",
+ * "Specification: RFC 9110"): the text's statement of where something is, which the scoring keeps
+ * at the content's edge though it is mostly links (see content-keep). A one-word label ("Tags:",
+ * "Share:") heads a row of furniture, and a rail's or a button's names none.
+ */
+function noteLabelledLine(s: FilterState, frame: Frame): void {
+  if (frame.node < 0 || frame.node >= s.nodes.length || s.out.length === frame.startChunk) return;
+  let text = '';
+  for (let i = frame.startChunk; i < s.out.length && text.length < 200; i++) text += s.out[i];
+  const m = LABELLED_LINE.exec(text);
+  if (m === null) return;
+  const label = cleanText(m[1]!);
+  if (countWords(label) >= INTRO_MIN_WORDS && !isRailHeading(label) && !CTA.test(label)) s.nodes[frame.node]!.labelled = true;
 }
 
 /**

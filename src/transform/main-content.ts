@@ -145,6 +145,9 @@ const REVIEW_WIDGET_SUBSTRINGS = ['yotpo', 'okendo', 'jdgm', 'judgeme', 'loox', 
 /** Substrings that mark consent managers however their vendors spell the class. */
 const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
 
+/** Words before "signature" that name a piece of code's ("func_signature"): see findFurniture. */
+const CODE_OWNERS: ReadonlySet<string> = new Set(['func', 'function', 'method', 'fn', 'type', 'call', 'api', 'code']);
+
 /**
  * Whole class names that hide an element or mark assistive-only or anchor-glyph text. Also those
  * that hide it on a desktop screen only, as page builders and themes name them: the small-screen
@@ -258,7 +261,7 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = classFurniture(cls, inContent);
     if (why && !isDocumentationPart(name, cls, why)) return `class:${why}`;
   }
-  if (id !== undefined && MAYBE_FURNITURE.test(id)) {
+  if (id !== undefined && MAYBE_FURNITURE.test(id) && !isHeadingSlug(id)) {
     const why = idFurniture(id, inContent);
     if (why) return `id:${why}`;
   }
@@ -377,6 +380,19 @@ function isCollapsedPanel(attrs: AttrSource): boolean {
   return PANEL_NAME.test(names);
 }
 
+/**
+ * An id of more words than this is a heading's slug ("new-features-related-to-type-hints", "how-
+ * do-i-share-global-variables"): the anchor of a section of the document's outline, which says
+ * what the section is about, not what kind of block it is.
+ */
+const SLUG_WORDS = 4;
+
+function isHeadingSlug(id: string): boolean {
+  let words = 1;
+  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) === 45 || id.charCodeAt(i) === 95) words++;
+  return words > SLUG_WORDS;
+}
+
 function isSearchForm(attrs: AttrSource): boolean {
   if (attrs.get('role') === 'search') return true;
   const hay = `${attrs.get('class') ?? ''} ${attrs.get('id') ?? ''} ${attrs.get('action') ?? ''} ${attrs.get('name') ?? ''}`.toLowerCase();
@@ -436,6 +452,8 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
         ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || isAuthorPanelAt(p, i, parts);
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
+      // A function's or a method's signature is the reference's text, not a poster's.
+      if (p === 'signature' && CODE_OWNERS.has(prev)) continue;
       // A name that opens with a layout word is a state of the wrapper, however many words follow
       // ("hide-read-more-ad": the wrapper hides its "read more" ad; "no-sidebar-ads").
       if (LAYOUT_PREFIXES.has(prev) || (i > 0 && LAYOUT_PREFIXES.has(parts[0]!))) continue;

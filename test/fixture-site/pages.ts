@@ -143,4 +143,23 @@ export const pages: Record<string, (origin: string) => string> = {
     <p class="read-more">Read more about baking: ADDRESS-STAYS.</p>
   </div>
 </body></html>`,
+
+  // A manual's page: numbered sections in wrappers of their own (one titled "Comments", one
+  // "See Also" that is a list of links), a labelled line of links, a list of links its text
+  // introduces, and the manual's navigation around it.
+  '/manual/lexical': (o) => `<!doctype html>
+<html lang="en"><head><title>3.1. Lexical structure</title></head>
+<body><div class="pager"><a href="${o}/manual/syntax">Prev</a> <a href="${o}/manual/">Up</a> <a href="${o}/manual/values">Next</a></div>
+<div class="chapter-part" id="LEXICAL-STRUCTURE"><div class="title-wrap"><div><h2>3.1. Lexical structure</h2></div></div>
+<p><strong>Source file:</strong> <a href="${o}/src/lexer.c">src/lexer.c</a></p>
+<p>Input to the query language is a sequence of statements, each a sequence of tokens ended by a semicolon.</p>
+<div class="part" id="LEXICAL-WORDS"><div class="title-wrap"><div><h3>3.1.1. Words and names</h3></div></div>
+${[1, 2, 3, 4, 5, 6].map((n) => `<p>Rule ${n} of the lexer reads words and names: a word starts with a letter or an underscore, and later characters may be letters, digits or dollar signs, so the parser can tell keywords apart.</p>`).join('')}
+<p>The kinds of token the lexer knows:</p><ul><li><a href="${o}/manual/keywords">Keywords and reserved words</a></li><li><a href="${o}/manual/operators">Operators and punctuation</a></li></ul></div>
+<div class="part" id="LEXICAL-COMMENTS"><div class="title-wrap"><div><h3>3.1.2. Comments</h3></div></div>
+<p>A comment starts with two dashes and runs to the end of the line: COMMENTS-SECTION-STAYS.</p><pre>SELECT 1; -- a comment</pre></div>
+<div class="part" id="LEXICAL-SEE-ALSO"><div class="title-wrap"><div><h3>3.1.3. See Also</h3></div></div>
+<p><a href="${o}/manual/values">Value expressions</a>, <a href="${o}/manual/calls">Function calls</a></p></div></div>
+<div class="pager"><a href="${o}/manual/syntax">Prev</a> <a href="${o}/manual/">Home</a> <a href="${o}/manual/values">Next</a></div>
+</body></html>`,
 };

@@ -33,9 +33,10 @@ export const AD_LABEL = /^[\s\p{P}\p{S}]*(?:advertisements?|adverts?|ads?|sponso
 export const MEMBER_STAT = /^\s*(?:online|offline|(?:posts|messages|reaction score)\s*:\s*[\d.,]+k?|(?:join(?:ed)?(?: date)?|registered|member since)\s*:\s*(?:\d|[a-z]{3,9}\.? \d)[^:]*)\s*$/i;
 /**
  * A heading that only counts the replies below it ("6 Answers", "12 Comments"): a tally the
- * software prints over the posts, not a title of the page's text.
+ * software prints over the posts, not a title of the page's text. A count's digits are grouped
+ * in thousands: "4.1.5. Comments" numbers a section of a manual.
  */
-export const COUNT_HEADING = /^\s*\d[\d,.]*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
+export const COUNT_HEADING = /^\s*\d{1,3}(?:[,.]\d{3})*\s+(?:answers?|repl(?:y|ies)|comments?|responses?)\s*$/i;
 
 /** A counter's parts sit in elements of their own, with the markup's whitespace between them. */
 export const LABEL_MAX = 64;
