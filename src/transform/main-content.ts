@@ -145,9 +145,6 @@ const REVIEW_WIDGET_SUBSTRINGS = ['yotpo', 'okendo', 'jdgm', 'judgeme', 'loox', 
 /** Substrings that mark consent managers however their vendors spell the class. */
 const CONSENT_SUBSTRINGS = ['cookie', 'consent', 'gdpr', 'onetrust', 'didomi'];
 
-/** Words before "signature" that name a piece of code's ("func_signature"): see findFurniture. */
-const CODE_OWNERS: ReadonlySet<string> = new Set(['func', 'function', 'method', 'fn', 'type', 'call', 'api', 'code']);
-
 /**
  * Whole class names that hide an element or mark assistive-only or anchor-glyph text. Also those
  * that hide it on a desktop screen only, as page builders and themes name them: the small-screen
@@ -452,8 +449,6 @@ function findFurniture(value: string, inContent: boolean, isClassList: boolean):
         ALWAYS_WORDS.has(p) || (i + 1 < parts.length && SPLIT_WORDS.has(p + parts[i + 1])) || endsInAuthorPanel(p) || (!inContent && OUTSIDE_WORDS.has(p)) || (i === 0 && p === 'breaking' && parts[1] === 'news') || isAuthorPanelAt(p, i, parts);
       if (!furniture || isSocialEmbed(parts, i)) continue;
       const prev = i > 0 ? parts[i - 1]! : '';
-      // A function's or a method's signature is the reference's text, not a poster's.
-      if (p === 'signature' && CODE_OWNERS.has(prev)) continue;
       // A name that opens with a layout word is a state of the wrapper, however many words follow
       // ("hide-read-more-ad": the wrapper hides its "read more" ad; "no-sidebar-ads").
       if (LAYOUT_PREFIXES.has(prev) || (i > 0 && LAYOUT_PREFIXES.has(parts[0]!))) continue;
