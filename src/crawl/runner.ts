@@ -190,7 +190,7 @@ export class CrawlRunner {
       const { options, wantsLinks } = pageOptions(crawl);
       const base = plan.filesBaseUrl ?? '';
       // The job keeps each page once, in its results, under the page's scrape id.
-      doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false });
+      doc = await this.deps.scraper.scrape(row.url, options, { teamId: crawl.teamId, absoluteUrl: (p) => base + p, signal, record: false, cause: `${crawl.id}:${key}` });
       const status = doc.metadata.statusCode;
       if (!final && status >= 500) throw new ApiError('SCRAPE_SITE_ERROR', { message: `The site answered ${status}; the page is tried again` });
       links = doc.links ?? [];

@@ -57,6 +57,11 @@ export interface ScrapeContext {
    * caller charges its scans. Absent, the scrape makes its own from the team's policy.
    */
   guard?: TeamGuard;
+  /**
+   * A stable name for the work this scrape is part of, when that work may run again (a job's
+   * page task): charges made on its behalf outside the Document's own are then made once.
+   */
+  cause?: string;
 }
 
 /** What an earlier fetch of a URL left behind, so the next one can end early (monitors). */
@@ -153,7 +158,7 @@ export class Scraper {
       return await this.scrapeFor(rawUrl, team, ctx, started);
     } finally {
       // Scans of a page that failed (a blocked URL among them) are charged on their own.
-      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId);
+      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId, ctx.cause);
     }
   }
 
@@ -259,7 +264,7 @@ export class Scraper {
     try {
       return await this.revalidateFor(rawUrl, team, ctx, prior);
     } finally {
-      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId);
+      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId, ctx.cause);
     }
   }
 

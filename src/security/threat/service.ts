@@ -79,11 +79,14 @@ export class ThreatProtection {
     return new TeamGuard(this.deps.base, rules, this.deps.classifier, charge);
   }
 
-  /** Charges a guard's scans not yet charged; answers the credits. */
-  async settle(guard: TeamGuard, teamId: string, keyId: string | undefined): Promise<number> {
+  /**
+   * Charges a guard's scans not yet charged; answers the credits. `cause` names the work they were
+   * made for when it can run again (a job's page), so a replay does not charge them twice.
+   */
+  async settle(guard: TeamGuard, teamId: string, keyId: string | undefined, cause?: string): Promise<number> {
     const scans = guard.takeScans();
     if (scans === 0 || !this.deps.ledger) return 0;
-    return this.deps.ledger.charge({ teamId, keyId: keyId ?? null, cause: `threat-scan:${randomUUID()}`, credits: scans * this.deps.scanCredits });
+    return this.deps.ledger.charge({ teamId, keyId: keyId ?? null, cause: `threat-scan:${cause ?? randomUUID()}`, credits: scans * this.deps.scanCredits });
   }
 
   /** Splits URLs into those the guard's rules allow and those they block, and charges the scans. */
