@@ -5,6 +5,7 @@
  * reader (pdf.js, ExcelJS, mammoth...) is loaded the first time a file of its kind arrives: together
  * they would be a fifth of an idle server's heap.
  */
+import os from 'node:os';
 import { ApiError } from '../errors.js';
 import { decodeBody } from '../core/charset.js';
 import { transformPage } from '../transform/index.js';
@@ -15,6 +16,7 @@ import { parseImage } from './image.js';
 import { Ocr } from './ocr.js';
 import { DEFAULT_PDF, type ParserSettings, type PdfSettings } from './parsers.js';
 import type { PdfPageResult } from './pdf/index.js';
+import { PdfThreads } from './pdf/threads.js';
 import { isUnsupported, sniff, type FileKind, type Sniffed } from './sniff.js';
 import { csvBlocks, normaliseText } from './text.js';
 import type { PdfBlockItem, PdfPage, PdfPageBlocks } from './types.js';
@@ -50,8 +52,17 @@ export interface ParsedFile {
   blocks?: PdfPageBlocks[];
 }
 
+/** Page threads for long PDFs: the cores but the one the request runs on, at most three. */
+export const PDF_THREADS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
+
 export class DocumentParser {
   readonly ocr = new Ocr();
+  private readonly pdfThreads: PdfThreads | undefined;
+
+  constructor(options: { pdfThreads?: number } = {}) {
+    const threads = options.pdfThreads ?? PDF_THREADS;
+    this.pdfThreads = threads > 0 ? new PdfThreads(threads) : undefined;
+  }
 
   /** Sniffs and parses; unsupported or damaged files are 422 SCRAPE_UNSUPPORTED_FILE_ERROR. */
   async parse(input: ParseInput, req: ParseRequest): Promise<ParsedFile> {
@@ -105,7 +116,7 @@ export class DocumentParser {
   }
 
   private async pdf(bytes: Buffer, settings: PdfSettings, req: ParseRequest) {
-    const result = await (await import('./pdf/index.js')).parsePdf(bytes, settings, this.ocr, req.deadline);
+    const result = await (await import('./pdf/index.js')).parsePdf(bytes, settings, this.ocr, req.deadline, this.pdfThreads);
     const assembled = assemblePages(result.pages, settings);
     const metadata: PageMetadata = result.title ? { title: result.title } : {};
     return {
@@ -119,8 +130,8 @@ export class DocumentParser {
     };
   }
 
-  close(): Promise<void> {
-    return this.ocr.close();
+  async close(): Promise<void> {
+    await Promise.all([this.ocr.close(), this.pdfThreads?.close()]);
   }
 }
 
