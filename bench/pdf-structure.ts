@@ -27,7 +27,7 @@ import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { DEFAULT_PDF } from '../src/parse/parsers.js';
 import { nativeTesseract } from '../src/parse/ocr.js';
-import { DocumentParser, PDF_THREADS, type ParseRequest } from '../src/parse/service.js';
+import { DocumentParser, type ParseRequest } from '../src/parse/service.js';
 import { findChromium, launchChromium } from '../src/scrape/engines/browser/chromium.js';
 import { jpegPagesToPdf, jpegSize } from '../test/helpers/image-pdf.js';
 import { PG_DOCS_DIR } from './corpus.js';
@@ -40,8 +40,8 @@ const limitArg = args.indexOf('--limit');
 const LIMIT = limitArg >= 0 ? Number(args[limitArg + 1]) : Infinity;
 const VERBOSE = flag('--verbose');
 const threadsArg = args.indexOf('--pdf-threads');
-/** Page threads for long PDFs (the server's default unless given): 0 reads every page on one thread. */
-const THREADS = threadsArg >= 0 ? Number(args[threadsArg + 1]) : PDF_THREADS;
+/** Page threads for long PDFs (PDF_THREADS; none unless given). */
+const THREADS = threadsArg >= 0 ? Number(args[threadsArg + 1]) : 0;
 const CACHE = path.join(os.tmpdir(), 'gleaner-pdf-structure');
 
 /** Manual pages of several kinds: command references (synopses, clause headings), tutorials with

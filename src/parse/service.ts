@@ -5,7 +5,6 @@
  * reader (pdf.js, ExcelJS, mammoth...) is loaded the first time a file of its kind arrives: together
  * they would be a fifth of an idle server's heap.
  */
-import os from 'node:os';
 import { ApiError } from '../errors.js';
 import { decodeBody } from '../core/charset.js';
 import { transformPage } from '../transform/index.js';
@@ -52,15 +51,16 @@ export interface ParsedFile {
   blocks?: PdfPageBlocks[];
 }
 
-/** Page threads for long PDFs: the cores but the one the request runs on, at most three. */
-export const PDF_THREADS = Math.max(0, Math.min(3, os.availableParallelism() - 1));
-
 export class DocumentParser {
   readonly ocr = new Ocr();
   private readonly pdfThreads: PdfThreads | undefined;
 
+  /**
+   * `pdfThreads`: page threads for long PDFs, none by default. Each thread loads and warms up its
+   * own pdf.js, and on a busy machine the cores are taken anyway (see bench/pdf-structure.ts).
+   */
   constructor(options: { pdfThreads?: number } = {}) {
-    const threads = options.pdfThreads ?? PDF_THREADS;
+    const threads = options.pdfThreads ?? 0;
     this.pdfThreads = threads > 0 ? new PdfThreads(threads) : undefined;
   }
 
