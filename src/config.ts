@@ -64,6 +64,8 @@ const envSchema = z.object({
   DISABLE_BROWSER: bool.default(false),
   /** Page threads for plain HTTP fetches, extraction and markdown; 0 runs them on the main thread. Default: cores - 1, at most 4. */
   TRANSFORM_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(4, os.availableParallelism() - 1))),
+  /** Page threads that read long PDFs' text layers in parallel; 0 (default) reads every page on the request's thread. */
+  PDF_THREADS: z.coerce.number().int().min(0).max(16).default(0),
   /** Pages a worker process scrapes at once, across all jobs. */
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** Links a crawl takes from one page, in document order; the rest of a huge page's links are not followed. */
@@ -154,6 +156,7 @@ export interface Config {
   cacheMaxDocumentChars: number;
   jobLeaseMs: number | undefined;
   transformThreads: number;
+  pdfThreads: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
   monitorConcurrency: number;
@@ -269,6 +272,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fileUrlTtlSeconds: e.FILE_URL_TTL_SECONDS,
     disableBrowser: e.DISABLE_BROWSER,
     transformThreads: e.TRANSFORM_THREADS,
+    pdfThreads: e.PDF_THREADS,
     workerConcurrency: e.WORKER_CONCURRENCY,
     hostConcurrency: e.HOST_CONCURRENCY,
     crawlMaxLinksPerPage: e.CRAWL_MAX_LINKS_PER_PAGE,

@@ -138,7 +138,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const browser = chromium ? new BrowserEngine({ executablePath: chromium, maxContexts: config.browserContexts, maxResponseBytes: config.maxResponseBytes, logger: log }) : undefined;
   const documents = new DocumentRepository<Document>(store.db);
   const blobs = new BlobStore(store.db, config.dataDir, config.fileUrlTtlSeconds);
-  const parser = new DocumentParser();
+  const parser = new DocumentParser({ pdfThreads: config.pdfThreads });
   const changeTracker = new SnapshotChangeTracker(new MonitorRepository(store.db));
   const profiles = new ProfileStore(store.db);
   const search = createSearch(config, store, log);

@@ -15,6 +15,7 @@ import { parseImage } from './image.js';
 import { Ocr } from './ocr.js';
 import { DEFAULT_PDF, type ParserSettings, type PdfSettings } from './parsers.js';
 import type { PdfPageResult } from './pdf/index.js';
+import { PdfThreads } from './pdf/threads.js';
 import { isUnsupported, sniff, type FileKind, type Sniffed } from './sniff.js';
 import { csvBlocks, normaliseText } from './text.js';
 import type { PdfBlockItem, PdfPage, PdfPageBlocks } from './types.js';
@@ -52,6 +53,16 @@ export interface ParsedFile {
 
 export class DocumentParser {
   readonly ocr = new Ocr();
+  private readonly pdfThreads: PdfThreads | undefined;
+
+  /**
+   * `pdfThreads`: page threads for long PDFs, none by default. Each thread loads and warms up its
+   * own pdf.js, and on a busy machine the cores are taken anyway (see bench/pdf-structure.ts).
+   */
+  constructor(options: { pdfThreads?: number } = {}) {
+    const threads = options.pdfThreads ?? 0;
+    this.pdfThreads = threads > 0 ? new PdfThreads(threads) : undefined;
+  }
 
   /** Sniffs and parses; unsupported or damaged files are 422 SCRAPE_UNSUPPORTED_FILE_ERROR. */
   async parse(input: ParseInput, req: ParseRequest): Promise<ParsedFile> {
@@ -105,7 +116,7 @@ export class DocumentParser {
   }
 
   private async pdf(bytes: Buffer, settings: PdfSettings, req: ParseRequest) {
-    const result = await (await import('./pdf/index.js')).parsePdf(bytes, settings, this.ocr, req.deadline);
+    const result = await (await import('./pdf/index.js')).parsePdf(bytes, settings, this.ocr, req.deadline, this.pdfThreads);
     const assembled = assemblePages(result.pages, settings);
     const metadata: PageMetadata = result.title ? { title: result.title } : {};
     return {
@@ -119,8 +130,8 @@ export class DocumentParser {
     };
   }
 
-  close(): Promise<void> {
-    return this.ocr.close();
+  async close(): Promise<void> {
+    await Promise.all([this.ocr.close(), this.pdfThreads?.close()]);
   }
 }
 

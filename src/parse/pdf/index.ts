@@ -3,19 +3,15 @@
  * OCR'd when the mode asks for it (`ocr`) or the page has no usable text (`auto`). Both text
  * sources go through the same layout code.
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.js';
 import { ApiError } from '../../errors.js';
 import type { Ocr } from '../ocr.js';
 import type { PdfSettings } from '../parsers.js';
+import { openPdf } from './document.js';
 import type { Rule } from './geometry.js';
 import { blocksOf, linesOf, readingOrder, typeScale, type LaidOutBlock, type Line, type TextRun } from './layout.js';
-import { readTextLayer, usable, type FontWeights, type TextLayer } from './text-layer.js';
-
-const require = createRequire(import.meta.url);
-const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
-const asset = (dir: string) => path.join(PDFJS_DIR, dir) + path.sep;
+import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.js';
+import { readPage, readPages, type PageText, type PagesRead } from './read.js';
+import { MIN_PAGES_PER_RUN, type PdfThreads } from './threads.js';
 
 /** Rendering resolution for OCR: about 180 dpi, capped so a poster-sized page stays affordable. */
 const OCR_SCALE = 2.5;
@@ -49,31 +45,6 @@ interface PageRaw {
   failed?: boolean;
 }
 
-async function open(bytes: Buffer): Promise<PDFDocumentProxy> {
-  const task = getDocument({
-    // pdf.js takes ownership of the array it is given; hand it a copy.
-    data: new Uint8Array(bytes),
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    standardFontDataUrl: asset('standard_fonts'),
-    cMapUrl: asset('cmaps'),
-    cMapPacked: true,
-    wasmUrl: asset('wasm'),
-    verbosity: 0,
-  });
-  try {
-    return await task.promise;
-  } catch (e) {
-    await task.destroy().catch(() => undefined);
-    const name = (e as { name?: string }).name;
-    if (name === 'PasswordException') {
-      throw new ApiError('SCRAPE_UNSUPPORTED_FILE_ERROR', { message: 'The PDF is encrypted with a password and cannot be parsed' });
-    }
-    throw new ApiError('SCRAPE_UNSUPPORTED_FILE_ERROR', { message: 'The PDF is damaged or not a PDF', details: { reason: String((e as Error).message ?? e) } });
-  }
-}
-
 async function ocrRuns(doc: PDFDocumentProxy, page: PDFPageProxy, ocr: Ocr, deadline: number): Promise<TextRun[]> {
   const base = page.getViewport({ scale: 1 });
   const scale = Math.min(OCR_SCALE, OCR_MAX_SIDE / Math.max(base.width, base.height));
@@ -98,15 +69,20 @@ async function ocrRuns(doc: PDFDocumentProxy, page: PDFPageProxy, ocr: Ocr, dead
   return result.runs.map((r) => ({ ...r, x: r.x / scale, w: r.w / scale, baseline: r.baseline / scale, size: r.size / scale }));
 }
 
-export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, deadline: number): Promise<PdfResult> {
-  const doc = await open(bytes);
+/** `threads`: page threads for long documents' text layers; without them every page is read here. */
+export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, deadline: number, threads?: PdfThreads): Promise<PdfResult> {
+  const doc = await openPdf(bytes);
   try {
     const numPages = doc.numPages;
     const last = Math.min(numPages, settings.maxPages ?? numPages);
+    const texts = settings.mode === 'ocr' ? undefined : await readTextLayers(doc, bytes, last, deadline, threads);
     const raw: PageRaw[] = [];
-    const weights: FontWeights = new Map();
-    let ruledToEnd = false;
     for (let n = 1; n <= last; n++) {
+      const text = texts?.[n - 1];
+      if (text && (text.failed || settings.mode === 'fast' || text.usable)) {
+        raw.push({ pageNumber: n, width: text.width, height: text.height, source: 'text', lines: text.lines, rules: text.rules, ...(text.failed ? { failed: true } : {}) });
+        continue;
+      }
       if (Date.now() > deadline) {
         throw new ApiError('SCRAPE_TIMEOUT', { message: `Timed out after ${n - 1} of ${last} PDF pages; raise timeout or lower maxPages` });
       }
@@ -114,16 +90,8 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
       try {
         page = await doc.getPage(n);
         const { width, height } = page.getViewport({ scale: 1 });
-        const layer: TextLayer | undefined = settings.mode === 'ocr' ? undefined : await readTextLayer(page, weights, ruledToEnd);
-        ruledToEnd = layer?.ruledToEnd === true;
-        let { runs, rules } = layer ?? { runs: [], rules: [] };
-        let source: PageSource = 'text';
-        if (settings.mode === 'ocr' || (settings.mode === 'auto' && !usable(runs))) {
-          runs = await ocrRuns(doc, page, ocr, deadline);
-          rules = [];
-          source = 'ocr';
-        }
-        raw.push({ pageNumber: n, width, height, source, lines: (source === 'text' && layer?.lines) || linesOf(runs, rules), rules });
+        const runs = await ocrRuns(doc, page, ocr, deadline);
+        raw.push({ pageNumber: n, width, height, source: 'ocr', lines: linesOf(runs, []), rules: [] });
       } catch (e) {
         if (e instanceof ApiError) throw e;
         // One damaged page should not cost the rest of the document.
@@ -150,4 +118,35 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
   } finally {
     await doc.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * The text layers of pages 1..last: the first run of pages here, the others on page threads when
+ * the document is long enough to share. A run read on a thread did not know whether the page
+ * before it ended in a ruled table; where it did and the run's first page was read without its
+ * rules, that page is read again here. A run whose thread failed is read here too.
+ */
+async function readTextLayers(doc: PDFDocumentProxy, bytes: Buffer, last: number, deadline: number, threads: PdfThreads | undefined): Promise<PageText[]> {
+  const runs = Math.min(1 + (threads?.size ?? 0), Math.floor(last / MIN_PAGES_PER_RUN));
+  if (runs <= 1 || !threads) return complete(await readPages(doc, 1, last, deadline), last);
+  const bounds = Array.from({ length: runs }, (_, k) => [Math.floor((k * last) / runs) + 1, Math.floor(((k + 1) * last) / runs)] as const);
+  const onThreads = bounds.slice(1).map(([first, end]) => threads.read(bytes, first, end, deadline).catch(() => undefined));
+  const parts: (PagesRead | undefined)[] = [await readPages(doc, bounds[0]![0], bounds[0]![1], deadline), ...(await Promise.all(onThreads))];
+  const pages: PageText[] = [];
+  for (const [k, part] of parts.entries()) {
+    const [first, end] = bounds[k]!;
+    const read = part ?? (await readPages(doc, first, end, deadline, pages.at(-1)?.ruledToEnd));
+    if (read.timedOut) return complete({ pages: [...pages, ...read.pages], timedOut: true }, last);
+    const [head, ...rest] = read.pages;
+    const seam = pages.at(-1)?.ruledToEnd === true && head !== undefined && !head.drawn && !head.failed;
+    pages.push(seam ? await readPage(doc, first, new Map(), true) : head!, ...rest);
+  }
+  return pages;
+}
+
+function complete(read: PagesRead, last: number): PageText[] {
+  if (read.timedOut) {
+    throw new ApiError('SCRAPE_TIMEOUT', { message: `Timed out after ${read.pages.length} of ${last} PDF pages; raise timeout or lower maxPages` });
+  }
+  return read.pages;
 }

@@ -26,6 +26,8 @@ export interface TextLayer {
   ruledToEnd: boolean;
   /** The runs as lines, when no rules cut them (the layout's first step, done here already). */
   lines?: Line[];
+  /** Whether the operator list was read: the rules are then known, not merely left out. */
+  drawn: boolean;
 }
 
 export const usable = (runs: { text: string }[]) => {
@@ -52,10 +54,10 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, af
     const size = Math.hypot(m[2]!, m[3]!);
     return { text: t.str, x: m[4]!, w: t.width, baseline: m[5]!, size: size || t.height, mono: mono(t.fontName), bold: weights.get(t.fontName) === true, spaced: spaced.has(t) };
   });
-  if (!usable(runs)) return { runs, rules: [], ruledToEnd: false };
+  if (!usable(runs)) return { runs, rules: [], ruledToEnd: false, drawn: false };
   const unknown = [...new Set(items.map((t) => t.fontName))].filter((f) => !weights.has(f));
   const lines = linesOf(runs);
-  if (!afterRuled && !hintsAtTable(lines) && !(unknown.length > 0 && weightMatters(runs, items, weights, lines))) return { runs, rules: [], ruledToEnd: false, lines };
+  if (!afterRuled && !hintsAtTable(lines) && !(unknown.length > 0 && weightMatters(runs, items, weights, lines))) return { runs, rules: [], ruledToEnd: false, lines, drawn: false };
   let rules: Rule[] = [];
   try {
     rules = rulesOf(await page.getOperatorList(), viewport.transform);
@@ -70,7 +72,7 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, af
   }
   if (unknown.length > 0) items.forEach((t, k) => (runs[k]!.bold = weights.get(t.fontName) === true));
   const last = runs.reduce((a, r) => (r.baseline > a.baseline ? r : a));
-  return { runs, rules, ruledToEnd: rules.some((r) => r.y1 >= last.baseline) };
+  return { runs, rules, ruledToEnd: rules.some((r) => r.y1 >= last.baseline), drawn: true };
 }
 
 /** Text that may sit in a table drawn with rules: cells side by side, or a "Table n" caption. */
@@ -96,8 +98,9 @@ function weightMatters(runs: TextRun[], items: TextItem[], weights: FontWeights,
   return boldLine(linesOf(guessed)) && !boldLine(lines);
 }
 
-/** A line wholly bold at about body size. */
+/** A line wholly bold at about body size (the prose's size: a page of code sets it smaller). */
 function boldLine(lines: Line[]): boolean {
-  const body = median(lines.map((l) => l.size));
+  const prose = lines.filter((l) => !l.segments.every((s) => s.mono));
+  const body = median((prose.length ? prose : lines).map((l) => l.size));
   return lines.some((l) => l.size < 1.2 * body && l.segments.every((s) => s.bold) && !l.segments.every((s) => s.mono));
 }
