@@ -5,8 +5,9 @@
  * never wait for, or hold up, the store's.
  *
  * Pages and removals are buffered and sent in batches (every FLUSH_MS, or FLUSH_AT writes), each
- * batch one transaction with every write in a savepoint, so one that fails fails alone: a commit
- * per page, each leaving FTS5 a small segment to merge, cost more than the tokenizing. A crash
+ * batch one transaction with every write in a savepoint, so one that fails fails alone. A crawl's
+ * pages thus reach the thread in few messages and few commits (FTS5 writes a segment per commit:
+ * on the PostgreSQL manual's text, 0.116 ms of CPU a page in commits of 64, 0.133 in 16). A crash
  * loses the buffered writes, which the next fetch of those pages makes again; reads call `settle`
  * first, so a page is found as soon as its scrape has answered. A page whose text is unchanged
  * since it was indexed (same hash) only has its date renewed, not its text tokenized again.
