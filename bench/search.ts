@@ -21,7 +21,7 @@ import type { LocalIndex } from '../src/search/local/local-index.js';
 import { urlWords, type PageText } from '../src/search/local/page-text.js';
 import { dropSchema, openStore, type Store } from '../src/store/db.js';
 import { pgDocsDir, serveDir } from './corpus.js';
-import { api, startGleanerChild, type GleanerChild } from './gleaner-child.js';
+import { api, procCpuSeconds, startGleanerChild, type GleanerChild } from './gleaner-child.js';
 
 const TEAM = 'bench-team';
 
@@ -188,16 +188,22 @@ interface CrawlFigures {
   label: string;
   pages: number;
   seconds: number;
+  /** The server's CPU (every thread) per page: steadier than pages/s on a busy machine. */
+  cpuMsPerPage: number;
+  /** The same for the first crawl of the round, into an empty index (every page new to it). */
+  firstCpuMsPerPage: number;
 }
 
-async function crawlOnce(g: GleanerChild, startUrl: string, limit: number): Promise<{ pages: number; seconds: number }> {
+async function crawlOnce(g: GleanerChild, startUrl: string, limit: number): Promise<{ pages: number; seconds: number; cpuMsPerPage: number }> {
   const started = performance.now();
+  const cpu = procCpuSeconds(g.pid) ?? 0;
+  const cpuMsPerPage = (pages: number) => (((procCpuSeconds(g.pid) ?? 0) - cpu) * 1000) / Math.max(1, pages);
   // storeInCache stays on (the default) so that indexing, when on, happens; maxAge 0 fetches anew.
   const { id } = await api<{ id: string }>(g, 'POST', '/v2/crawl', { url: startUrl, limit, maxConcurrency: 16, sitemap: 'skip', scrapeOptions: { formats: ['markdown'], maxAge: 0 } });
   for (;;) {
     await new Promise((r) => setTimeout(r, 25));
     const st = await api<{ status: string; completed?: number }>(g, 'GET', `/v2/crawl/${id}?limit=1`);
-    if (['completed', 'failed', 'cancelled'].includes(st.status)) return { pages: st.completed ?? 0, seconds: (performance.now() - started) / 1000 };
+    if (['completed', 'failed', 'cancelled'].includes(st.status)) return { pages: st.completed ?? 0, seconds: (performance.now() - started) / 1000, cpuMsPerPage: cpuMsPerPage(st.completed ?? 0) };
   }
 }
 
@@ -214,9 +220,11 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
       for (const on of [false, true]) {
         const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' } });
         try {
-          await crawlOnce(g, `${site.url}/index.html`, limit); // warm-up
+          // The first crawl warms the server up; the second fetches the same pages again, as a
+          // recurring crawl does, and is the one timed.
+          const first = await crawlOnce(g, `${site.url}/index.html`, limit);
           const r = await crawlOnce(g, `${site.url}/index.html`, limit);
-          out.push({ label: on ? 'indexing on' : 'indexing off', ...r });
+          out.push({ label: on ? 'indexing on' : 'indexing off', ...r, firstCpuMsPerPage: first.cpuMsPerPage });
         } finally {
           await g.stop();
         }
@@ -240,6 +248,14 @@ export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
   const slower = ((off.pages / off.seconds) / (on.pages / on.seconds) - 1) * 100;
   const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${(r.pages / r.seconds).toFixed(0)}`).join(', ');
   console.log(`Indexing on: ${Math.abs(slower).toFixed(1)}% ${slower >= 0 ? 'slower' : 'faster'} (rounds: ${rounds} pages/s)`);
+  const median = (label: string, f: (r: CrawlFigures) => number) => quantile(rows.filter((r) => r.label === label).map(f).sort((a, b) => a - b), 0.5);
+  for (const [what, f] of [
+    ['crawl again', (r: CrawlFigures) => r.cpuMsPerPage],
+    ['first crawl', (r: CrawlFigures) => r.firstCpuMsPerPage],
+  ] as const) {
+    const [cpuOff, cpuOn] = [median('indexing off', f), median('indexing on', f)];
+    console.log(`Server CPU per page, ${what} (median of rounds): off ${cpuOff.toFixed(2)} ms, on ${cpuOn.toFixed(2)} ms (${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% more)`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -26,7 +26,7 @@ export interface Search {
 }
 
 export function createSearch(config: Config, store: Store, log: Logger): Search {
-  const index: LocalIndex = store.dialect === 'postgres' ? new PostgresIndex(store.db) : new SqliteIndex(path.join(config.dataDir, 'search.sqlite'));
+  const index: LocalIndex = store.dialect === 'postgres' ? new PostgresIndex(store.db) : new SqliteIndex(path.join(config.dataDir, 'search.sqlite'), (err) => log.warn({ err }, 'could not index page for search'));
   const web = config.searxngUrl ? new SearxngProvider({ baseUrl: config.searxngUrl, engines: config.searxngEngines }) : undefined;
   let scraper: SearchScraper | undefined;
   const service = new SearchService({

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS search_pages (
   body TEXT NOT NULL,
   published_at INTEGER,
   indexed_at INTEGER NOT NULL,
+  text_hash TEXT,
   UNIQUE (team_id, url)
 );
 CREATE INDEX IF NOT EXISTS search_pages_indexed_at ON search_pages (indexed_at);
@@ -50,21 +51,29 @@ export class SqliteIndex implements LocalIndex {
   private readonly writer: IndexWriter;
   private readonly statements = new Map<string, SQLite.Statement>();
 
-  constructor(readonly file: string) {
+  /** `onWriteError` hears of pages that could not be indexed (writes are buffered: sqlite-writer.ts). */
+  constructor(
+    readonly file: string,
+    onWriteError?: (err: Error) => void,
+  ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new SQLite(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    this.writer = new IndexWriter(file);
+    // Indexes made before pages kept their text's hash gain the column; their pages are indexed again once.
+    const columns = this.db.pragma('table_info(search_pages)') as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'text_hash')) this.db.exec('ALTER TABLE search_pages ADD COLUMN text_hash TEXT');
+    this.writer = new IndexWriter(file, onWriteError);
   }
 
+  /** Resolves once the page is buffered; it is searchable at once, written within FLUSH_MS. */
   async upsert(teamId: string, page: PageText, indexedAt = Date.now()): Promise<void> {
-    await this.writer.write({ op: 'upsert', teamId, page, indexedAt });
+    this.writer.buffer({ op: 'upsert', teamId, page, indexedAt });
   }
 
   async remove(teamId: string, url: string): Promise<void> {
-    await this.writer.write({ op: 'remove', teamId, url });
+    this.writer.buffer({ op: 'remove', teamId, url });
   }
 
   async purge(before: number, max = 1000): Promise<number> {
@@ -74,6 +83,7 @@ export class SqliteIndex implements LocalIndex {
   async search(q: LocalQuery): Promise<LocalHit[]> {
     const terms = queryTerms(q.query);
     if (terms.length === 0) return [];
+    await this.writer.settle();
     const phrases = terms.map((t) => `"${t}"`);
     // Every word first; when no page has them all, any of them.
     let hits = this.run(phrases.join(' '), q);
@@ -125,12 +135,14 @@ export class SqliteIndex implements LocalIndex {
   }
 
   async urls(teamId: string, urlPrefixes: readonly string[], limit: number): Promise<string[]> {
+    await this.writer.settle();
     const { clause, params } = filters({ teamId, query: '', limit, urlPrefixes });
     const rows = this.statement(`SELECT url FROM search_pages p WHERE team_id = ? ${clause} ORDER BY indexed_at DESC LIMIT ?`).all(teamId, ...params, limit) as Array<{ url: string }>;
     return rows.map((r) => r.url);
   }
 
   async stats(): Promise<{ pages: number; bytes: number }> {
+    await this.writer.settle();
     const pages = (this.db.prepare('SELECT COUNT(*) AS n FROM search_pages').get() as { n: number }).n;
     const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
     return { pages, bytes: size(this.file) + size(`${this.file}-wal`) };

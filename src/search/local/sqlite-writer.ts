@@ -2,8 +2,15 @@
  * The SQLite index's writes, on a thread of their own with a connection of their own: tokenizing
  * a page's text into FTS5 costs about half a millisecond, which on the main thread slowed a crawl
  * of the PostgreSQL manual by half. The index lives in a file of its own too, so these writes
- * never wait for, or hold up, the store's. Writes that arrive together share a transaction, each
- * in a savepoint, so one that fails fails alone.
+ * never wait for, or hold up, the store's.
+ *
+ * Pages and removals are buffered and sent in batches (every FLUSH_MS, or FLUSH_AT writes), each
+ * batch one transaction with every write in a savepoint, so one that fails fails alone. A crawl's
+ * pages thus reach the thread in few messages and few commits (FTS5 writes a segment per commit:
+ * on the PostgreSQL manual's text, 0.116 ms of CPU a page in commits of 64, 0.133 in 16). A crash
+ * loses the buffered writes, which the next fetch of those pages makes again; reads call `settle`
+ * first, so a page is found as soon as its scrape has answered. A page whose text is unchanged
+ * since it was indexed (same hash) only has its date renewed, not its text tokenized again.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -12,33 +19,46 @@ import type { PageText } from './page-text.js';
 export type WriteOp =
   | { op: 'upsert'; teamId: string; page: PageText; indexedAt: number }
   | { op: 'remove'; teamId: string; url: string }
-  | { op: 'purge'; before: number; max: number };
+  | { op: 'purge'; before: number; max: number }
+  /** Does nothing: answered once every write sent before it is done. */
+  | { op: 'settle' };
+
+/** How long a buffered write may wait, and how many make a batch that goes at once. */
+export const FLUSH_MS = 200;
+export const FLUSH_AT = 64;
 
 // Plain JavaScript, so it runs the same from source and from a build.
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
-const find = db.prepare('SELECT id FROM search_pages WHERE team_id = ? AND url = ?');
+const find = db.prepare('SELECT id, text_hash FROM search_pages WHERE team_id = ? AND url = ?');
+const touch = db.prepare('UPDATE search_pages SET indexed_at = ? WHERE id = ?');
 const dropText = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
 const dropPage = db.prepare('DELETE FROM search_pages WHERE id = ?');
-const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ? WHERE id = ?');
-const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ?, text_hash = ? WHERE id = ?');
+const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
 const insertText = db.prepare('INSERT INTO search_fts (rowid, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, ?)');
 const oldest = db.prepare('SELECT id FROM search_pages WHERE indexed_at < ? ORDER BY indexed_at LIMIT ?');
 function run(m) {
   if (m.op === 'upsert') {
     const p = m.page;
+    const hash = createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.body, p.urlWords, p.publishedAt ?? null])).digest('base64');
     const prev = find.get(m.teamId, p.url);
     let id;
+    if (prev && prev.text_hash === hash) {
+      touch.run(m.indexedAt, prev.id);
+      return null;
+    }
     if (prev) {
       id = prev.id;
       dropText.run(id);
-      update.run(p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, id);
+      update.run(p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash, id);
     } else {
-      id = insert.run(m.teamId, p.url, p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt).lastInsertRowid;
+      id = insert.run(m.teamId, p.url, p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash).lastInsertRowid;
     }
     insertText.run(id, p.title, p.urlWords, p.headings, p.description, p.body);
     return null;
@@ -48,6 +68,7 @@ function run(m) {
     if (prev) { dropText.run(prev.id); dropPage.run(prev.id); }
     return null;
   }
+  if (m.op === 'settle') return null;
   const rows = oldest.all(m.before, m.max);
   for (const r of rows) { dropText.run(r.id); dropPage.run(r.id); }
   return rows.length;
@@ -86,7 +107,7 @@ parentPort.on('message', (m) => {
     parentPort.close();
     return;
   }
-  queue.push(m);
+  for (const op of m) queue.push(op);
   if (!scheduled) {
     scheduled = true;
     setImmediate(flush);
@@ -99,13 +120,21 @@ interface Waiting {
   reject(e: Error): void;
 }
 
+type Sent = WriteOp & { id: number };
+
 export class IndexWriter {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, Waiting>();
+  private pending: Sent[] = [];
+  private timer: NodeJS.Timeout | undefined;
   private seq = 0;
   private readonly exited: Promise<void>;
 
-  constructor(file: string) {
+  /** `onError` hears of buffered writes that failed: their callers were answered already. */
+  constructor(
+    file: string,
+    private readonly onError: (err: Error) => void = () => {},
+  ) {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     this.worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { file, driver } });
     // Held only while a write is waiting: an idle process may exit without closing the index.
@@ -128,22 +157,55 @@ export class IndexWriter {
     );
   }
 
+  /** Buffers a write; it reaches the index within FLUSH_MS. */
+  buffer(op: WriteOp): void {
+    this.enqueue(op).catch((err: Error) => this.onError(err));
+    if (this.pending.length >= FLUSH_AT) this.send();
+    else this.timer ??= setTimeout(() => this.send(), FLUSH_MS);
+  }
+
+  /** Writes now, with whatever is buffered before it, and answers with the write's result. */
   write(op: WriteOp): Promise<unknown> {
-    const id = ++this.seq;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.worker.ref();
-      this.worker.postMessage({ ...op, id });
-    });
+    const done = this.enqueue(op);
+    this.send();
+    return done;
+  }
+
+  /** Resolves once every write made so far is in the index (at once when none is on its way). */
+  async settle(): Promise<void> {
+    if (this.waiting.size === 0) return;
+    await this.write({ op: 'settle' });
   }
 
   async close(): Promise<void> {
+    this.send();
     this.worker.ref();
     this.worker.postMessage('close');
     await this.exited;
   }
 
+  private enqueue(op: WriteOp): Promise<unknown> {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.pending.push({ ...op, id });
+    });
+  }
+
+  private send(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.worker.ref();
+    this.worker.postMessage(batch);
+  }
+
   private failAll(err: Error): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = [];
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
   }

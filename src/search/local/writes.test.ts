@@ -1,0 +1,88 @@
+/**
+ * What a write to the local index promises, on SQLite and (with DATABASE_URL) PostgreSQL: a page
+ * is found as soon as its upsert has answered, even while the SQLite writes wait in their buffer;
+ * fetching a page again with the same text renews its date; new text replaces the old; a removed
+ * page is gone; and pages indexed before text hashes were kept are indexed again, not skipped.
+ */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { scratchStore, type ScratchStore } from '../../../test/helpers/scratch-store.js';
+import type { Store } from '../../store/db.js';
+import type { LocalIndex } from './local-index.js';
+import { urlWords, type PageText } from './page-text.js';
+import { PostgresIndex } from './postgres-index.js';
+import { SqliteIndex } from './sqlite-index.js';
+
+const backends = [{ name: 'sqlite', url: undefined }, ...(process.env.DATABASE_URL ? [{ name: 'postgres', url: process.env.DATABASE_URL }] : [])];
+
+const URL_A = 'https://tea.example/kettles';
+const page = (body: string, url = URL_A): PageText => ({ url, host: 'tea.example', title: 'Kettles', description: '', headings: '', body, urlWords: urlWords(url), publishedAt: undefined });
+const DAY = 86_400_000;
+
+describe.each(backends)('local index writes ($name)', ({ url }) => {
+  let scratch: ScratchStore;
+  let store: Store;
+  let index: LocalIndex;
+  const find = (query: string) => index.search({ teamId: 'a', query, limit: 5 });
+
+  beforeEach(async () => {
+    scratch = scratchStore('search_writes', url);
+    store = await scratch.open();
+    index = url ? new PostgresIndex(store.db) : new SqliteIndex(path.join(scratch.folder(), 'search.sqlite'));
+  });
+  afterEach(async () => {
+    await index?.close();
+    await store?.close();
+    await scratch?.remove();
+  });
+
+  it('finds many pages as soon as their upserts answered', async () => {
+    await Promise.all(Array.from({ length: 100 }, (_, i) => index.upsert('a', page(`copper kettle number ${i}`, `${URL_A}/${i}`))));
+    expect(await index.search({ teamId: 'a', query: 'copper kettle', limit: 100 })).toHaveLength(100);
+    expect(await index.urls('a', ['https://tea.example/'], 200)).toHaveLength(100);
+  });
+
+  it('renews the date of a page fetched again with the same text', async () => {
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1));
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2025, 0, 1));
+    const hits = await find('copper');
+    expect(hits.map((h) => h.date)).toEqual([Date.UTC(2025, 0, 1)]);
+    expect(await index.search({ teamId: 'a', query: 'copper', limit: 5, to: Date.UTC(2024, 0, 1) + DAY })).toEqual([]);
+  });
+
+  it('replaces the text of a page fetched again with new text', async () => {
+    await index.upsert('a', page('a copper kettle'));
+    await index.upsert('a', page('an iron teapot'));
+    expect(await find('copper')).toEqual([]);
+    expect((await find('teapot')).map((h) => h.body)).toEqual(['an iron teapot']);
+  });
+
+  it('forgets a removed page, and finds it again once it is fetched again', async () => {
+    await index.upsert('a', page('a copper kettle'));
+    await index.remove('a', URL_A);
+    expect(await find('copper')).toEqual([]);
+    await index.upsert('a', page('a copper kettle'));
+    expect(await find('copper')).toHaveLength(1);
+  });
+});
+
+describe('local index on SQLite made before text hashes', () => {
+  it('indexes its pages again when they are fetched', async () => {
+    const scratch = scratchStore('search_writes_old', undefined);
+    const file = path.join(scratch.folder(), 'search.sqlite');
+    const old = new SQLite(file);
+    old.exec(`CREATE TABLE search_pages (id INTEGER PRIMARY KEY, team_id TEXT NOT NULL, url TEXT NOT NULL, host TEXT NOT NULL,
+      title TEXT NOT NULL, description TEXT NOT NULL, body TEXT NOT NULL, published_at INTEGER, indexed_at INTEGER NOT NULL, UNIQUE (team_id, url))`);
+    old.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, indexed_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run('a', URL_A, 'tea.example', 'Kettles', '', 'a copper kettle', 1);
+    old.close();
+    const index = new SqliteIndex(file);
+    try {
+      await index.upsert('a', page('a copper kettle'));
+      expect((await index.search({ teamId: 'a', query: 'copper', limit: 5 })).map((h) => h.url)).toEqual([URL_A]);
+    } finally {
+      await index.close();
+      await scratch.remove();
+    }
+  });
+});
