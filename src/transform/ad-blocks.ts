@@ -98,7 +98,8 @@ function isConsentName(name: string): boolean {
   return cookieWords > 0 && (cookieWords > 1 || words.some((w) => NOTICE_WORDS.has(w)));
 }
 
-function isAdName(name: string): boolean {
+/** Whether an id or class name is an ad's: ad words with only places, slots and sizes beside them. */
+export function isAdName(name: string): boolean {
   const words = wordsOf(name);
   const adWords = words.filter((w) => AD_WORDS.has(w));
   if (adWords.length === 0) return false;

@@ -6,6 +6,7 @@
 import type { AttrSource } from './html-util.js';
 import { boundedMemo } from '../memo.js';
 import { isDocumentationPart } from './doc-parts.js';
+import { isAdName } from './ad-blocks.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
 export const NON_CONTENT_TAGS: ReadonlySet<string> = new Set([
@@ -258,7 +259,8 @@ export function boilerplateReason(name: string, attrs: AttrSource, inContent: bo
     const why = classFurniture(cls, inContent);
     if (why && !isDocumentationPart(name, cls, why)) return `class:${why}`;
   }
-  if (id !== undefined && MAYBE_FURNITURE.test(id) && !isHeadingSlug(id)) {
+  // A long id is usually a heading's slug, unless its every word places an ad ("div-gpt-ad-1234-0").
+  if (id !== undefined && MAYBE_FURNITURE.test(id) && (!isHeadingSlug(id) || isAdName(id))) {
     const why = idFurniture(id, inContent);
     if (why) return `id:${why}`;
   }
