@@ -43,7 +43,31 @@ export function inlineText(line: string): string {
   return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
 }
 
-const SENTENCE_END = /(?<=[.!?]["')\]]?)\s+(?=["'([]?[\p{Lu}\p{N}])/u;
+/** An end mark, perhaps a closing quote or bracket, and the spaces after them. */
+const END_AND_SPACES = /[.!?]["')\]]?\s+/g;
+const SENTENCE_START = /["'([]?[\p{Lu}\p{N}]/uy;
+const isCloser = (c: number) => c === 34 || c === 39 || c === 41 || c === 93;
+
+/**
+ * A line cut where a sentence ends: at a run of spaces after `.`, `!` or `?` (and perhaps a closing
+ * quote or bracket) and before a capital or a digit (perhaps after an opening quote or bracket).
+ * What one split on a lookbehind pattern gives, found from the end marks alone: that pattern,
+ * tried at every character of every line with a full stop, cost more than the rest of the cut.
+ */
+function splitSentences(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  END_AND_SPACES.lastIndex = 0;
+  for (let m = END_AND_SPACES.exec(text); m; m = END_AND_SPACES.exec(text)) {
+    const next = m.index + m[0].length;
+    SENTENCE_START.lastIndex = next;
+    if (!SENTENCE_START.test(text)) continue;
+    parts.push(text.slice(from, m.index + (isCloser(text.charCodeAt(m.index + 1)) ? 2 : 1)));
+    from = next;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
 
 /** Sentences of a markdown page in reading order; code blocks and table rulers left out. */
 export function sentences(markdown: string): Sentence[] {
@@ -82,7 +106,7 @@ export function sentences(markdown: string): Sentence[] {
       out.push({ text, index: out.length, block, heading: false });
       continue;
     }
-    for (const part of text.split(SENTENCE_END)) {
+    for (const part of splitSentences(text)) {
       const t = part.trim();
       if (t) out.push({ text: t, index: out.length, block, heading: false });
     }
@@ -110,7 +134,7 @@ export function terms(text: string): string[] {
   const lower = text.toLowerCase();
   // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
   // the Unicode word pattern.
-  const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+  const words = NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
   for (const w of words) {
     // The ASCII split leaves words that start with ' _ or -: not words.
     const c = w.charCodeAt(0);
@@ -129,6 +153,14 @@ export interface PageText {
   ids: Int32Array[];
   vocab: Map<string, number>;
 }
+
+/** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
+let scratch: Int32Array = new Int32Array(256);
+const grown = (a: Int32Array): Int32Array => {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+};
 
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
@@ -151,14 +183,16 @@ export function analyse(markdown: string): PageText {
   const ids = list.map((s) => {
     if (s.heading) return new Int32Array(0);
     const lower = s.text.toLowerCase();
-    const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
-    const out: number[] = [];
+    const words = NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
+    let n = 0;
     for (const w of words) {
       if (!w) continue;
       const id = idOf(w);
-      if (id >= 0) out.push(id);
+      if (id < 0) continue;
+      if (n === scratch.length) scratch = grown(scratch);
+      scratch[n++] = id;
     }
-    return Int32Array.from(out);
+    return scratch.slice(0, n);
   });
   return { sentences: list, ids, vocab };
 }
