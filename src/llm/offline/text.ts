@@ -154,6 +154,15 @@ export interface PageText {
   vocab: Map<string, number>;
 }
 
+const NOT_ASCII_WORD_ANY_CASE = /[^A-Za-z0-9'_-]+/;
+const ASCII_CAPITAL = /[A-Z]/;
+
+/** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
+function unicodeWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  return NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
+}
+
 /** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
 let scratch: Int32Array = new Int32Array(256);
 const grown = (a: Int32Array): Int32Array => {
@@ -165,13 +174,15 @@ const grown = (a: Int32Array): Int32Array => {
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
   const vocab = new Map<string, number>();
-  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word).
+  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word);
+  // a cased form counts as its lower case.
   const wordIds = new Map<string, number>();
   const idOf = (w: string): number => {
     let id = wordIds.get(w);
     if (id !== undefined) return id;
     const c = w.charCodeAt(0);
-    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
+    if (ASCII_CAPITAL.test(w)) id = idOf(w.toLowerCase());
+    else if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
     else {
       const t = stem(w);
       id = vocab.get(t);
@@ -182,8 +193,9 @@ export function analyse(markdown: string): PageText {
   };
   const ids = list.map((s) => {
     if (s.heading) return new Int32Array(0);
-    const lower = s.text.toLowerCase();
-    const words = NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
+    // ASCII text splits as it is written, each cased form lower-cased once (by idOf) rather than
+    // every sentence copied in lower case.
+    const words = NON_ASCII.test(s.text) ? unicodeWords(s.text) : s.text.split(NOT_ASCII_WORD_ANY_CASE);
     let n = 0;
     for (const w of words) {
       if (!w) continue;
