@@ -43,7 +43,31 @@ export function inlineText(line: string): string {
   return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
 }
 
-const SENTENCE_END = /(?<=[.!?]["')\]]?)\s+(?=["'([]?[\p{Lu}\p{N}])/u;
+/** An end mark, perhaps a closing quote or bracket, and the spaces after them. */
+const END_AND_SPACES = /[.!?]["')\]]?\s+/g;
+const SENTENCE_START = /["'([]?[\p{Lu}\p{N}]/uy;
+const isCloser = (c: number) => c === 34 || c === 39 || c === 41 || c === 93;
+
+/**
+ * A line cut where a sentence ends: at a run of spaces after `.`, `!` or `?` (and perhaps a closing
+ * quote or bracket) and before a capital or a digit (perhaps after an opening quote or bracket).
+ * What one split on a lookbehind pattern gives, found from the end marks alone: that pattern,
+ * tried at every character of every line with a full stop, cost more than the rest of the cut.
+ */
+function splitSentences(text: string): string[] {
+  const parts: string[] = [];
+  let from = 0;
+  END_AND_SPACES.lastIndex = 0;
+  for (let m = END_AND_SPACES.exec(text); m; m = END_AND_SPACES.exec(text)) {
+    const next = m.index + m[0].length;
+    SENTENCE_START.lastIndex = next;
+    if (!SENTENCE_START.test(text)) continue;
+    parts.push(text.slice(from, m.index + (isCloser(text.charCodeAt(m.index + 1)) ? 2 : 1)));
+    from = next;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
 
 /** Sentences of a markdown page in reading order; code blocks and table rulers left out. */
 export function sentences(markdown: string): Sentence[] {
@@ -82,7 +106,7 @@ export function sentences(markdown: string): Sentence[] {
       out.push({ text, index: out.length, block, heading: false });
       continue;
     }
-    for (const part of text.split(SENTENCE_END)) {
+    for (const part of splitSentences(text)) {
       const t = part.trim();
       if (t) out.push({ text: t, index: out.length, block, heading: false });
     }
@@ -110,7 +134,7 @@ export function terms(text: string): string[] {
   const lower = text.toLowerCase();
   // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
   // the Unicode word pattern.
-  const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
+  const words = NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
   for (const w of words) {
     // The ASCII split leaves words that start with ' _ or -: not words.
     const c = w.charCodeAt(0);
@@ -130,16 +154,35 @@ export interface PageText {
   vocab: Map<string, number>;
 }
 
+const NOT_ASCII_WORD_ANY_CASE = /[^A-Za-z0-9'_-]+/;
+const ASCII_CAPITAL = /[A-Z]/;
+
+/** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
+function unicodeWords(text: string): string[] {
+  const lower = text.toLowerCase();
+  return NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
+}
+
+/** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
+let scratch: Int32Array = new Int32Array(256);
+const grown = (a: Int32Array): Int32Array => {
+  const next = new Int32Array(a.length * 2);
+  next.set(a);
+  return next;
+};
+
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
   const vocab = new Map<string, number>();
-  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word).
+  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word);
+  // a cased form counts as its lower case.
   const wordIds = new Map<string, number>();
   const idOf = (w: string): number => {
     let id = wordIds.get(w);
     if (id !== undefined) return id;
     const c = w.charCodeAt(0);
-    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
+    if (ASCII_CAPITAL.test(w)) id = idOf(w.toLowerCase());
+    else if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
     else {
       const t = stem(w);
       id = vocab.get(t);
@@ -150,15 +193,18 @@ export function analyse(markdown: string): PageText {
   };
   const ids = list.map((s) => {
     if (s.heading) return new Int32Array(0);
-    const lower = s.text.toLowerCase();
-    const words = NON_ASCII.test(lower) ? Array.from(lower.matchAll(WORD), (m) => m[0]) : lower.split(NOT_ASCII_WORD);
-    const out: number[] = [];
+    // ASCII text splits as it is written, each cased form lower-cased once (by idOf) rather than
+    // every sentence copied in lower case.
+    const words = NON_ASCII.test(s.text) ? unicodeWords(s.text) : s.text.split(NOT_ASCII_WORD_ANY_CASE);
+    let n = 0;
     for (const w of words) {
       if (!w) continue;
       const id = idOf(w);
-      if (id >= 0) out.push(id);
+      if (id < 0) continue;
+      if (n === scratch.length) scratch = grown(scratch);
+      scratch[n++] = id;
     }
-    return Int32Array.from(out);
+    return scratch.slice(0, n);
   });
   return { sentences: list, ids, vocab };
 }

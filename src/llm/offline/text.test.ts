@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, sentences, terms } from './text.js';
+
+const texts = (markdown: string) => sentences(markdown).map((s) => s.text);
+
+describe('sentences', () => {
+  it('cuts a line where an end mark and spaces meet a capital or a digit', () => {
+    expect(texts('The oven heats. It bakes bread! Does it? 42 loaves rise.')).toEqual(['The oven heats.', 'It bakes bread!', 'Does it?', '42 loaves rise.']);
+  });
+
+  it('keeps a closing quote or bracket with its sentence, and an opening one with the next', () => {
+    expect(texts('He said "stop." Then (later) he left. "Why?" she asked.')).toEqual(['He said "stop."', 'Then (later) he left.', '"Why?" she asked.']);
+    expect(texts('See the note (page 4.) [Another] one.')).toEqual(['See the note (page 4.)', '[Another] one.']);
+  });
+
+  it('does not cut before a lower-case word, a symbol, or where no space follows the mark', () => {
+    expect(texts('Use e.g. this one. Version 1.2 works.')).toEqual(['Use e.g. this one.', 'Version 1.2 works.']);
+    expect(texts('It ends... and goes on. A list: -x.')).toEqual(['It ends... and goes on.', 'A list: -x.']);
+  });
+
+  it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
+    expect(texts('First one.\u00a0\u00a0Second one. Élan follows.')).toEqual(['First one.', 'Second one.', 'Élan follows.']);
+  });
+});
+
+describe('analyse', () => {
+  it('gives each sentence the ids of its terms, the same word the same id whatever its case', () => {
+    const page = analyse('Ovens bake BREAD. The oven bakes bread daily.');
+    const words = [...page.vocab.keys()];
+    const named = page.ids.map((ids) => Array.from(ids, (id) => words[id]));
+    expect(named).toEqual([terms('Ovens bake BREAD.'), terms('The oven bakes bread daily.')]);
+    expect(named).toEqual([['oven', 'bake', 'bread'], ['oven', 'bake', 'bread', 'daily']]);
+  });
+
+  it('reads words with accents as words, and gives headings no terms', () => {
+    const page = analyse('# Café notes\n\nThe café serves crème brûlée.');
+    const words = [...page.vocab.keys()];
+    expect(page.ids[0]).toHaveLength(0);
+    expect(Array.from(page.ids[1]!, (id) => words[id])).toEqual(terms('The café serves crème brûlée.'));
+  });
+});
