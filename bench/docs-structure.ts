@@ -211,8 +211,11 @@ interface Emitted {
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})/;
+/** A block quote's line: its indent, its markers, its text. */
+const QUOTE = /^(\s*)((?:>\s?)+)(.*)$/;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
-const MD_LINK = /\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g;
+// (A target may hold balanced parentheses, "wiki/Cursor_(databases)", as CommonMark allows.)
+const MD_LINK = /\]\(<?((?:[^()\s>]|\([^()\s]*\))+)>?(?:\s+"[^"]*")?\)/g;
 
 function splitRow(line: string): string[] {
   const cells: string[] = [];
@@ -246,10 +249,16 @@ export function readMarkdown(md: string): Emitted {
   const lines = md.split('\n');
   let fence: string | undefined;
   let fenceIndent = 0;
+  let quotePrefix = '';
   let codeLines: string[] = [];
   let table: string[] | undefined;
   let indents: number[] = [];
-  for (const line of lines) {
+  for (const quoted of lines) {
+    // Code fenced inside a block quote ("> ```") is read without the quote's markers.
+    const inQuote = QUOTE.exec(quoted);
+    if (fence === undefined && inQuote !== null && FENCE.test(inQuote[3]!)) quotePrefix = inQuote[1]! + inQuote[2]!;
+    else if (fence === undefined) quotePrefix = '';
+    const line = quotePrefix !== '' && quoted.startsWith(quotePrefix.trimEnd()) ? quoted.slice(quotePrefix.length) : quoted;
     if (fence !== undefined) {
       const close = FENCE.exec(line);
       if (close && close[2]!.startsWith(fence) && line.trim() === close[2]) {
@@ -281,7 +290,17 @@ export function readMarkdown(md: string): Emitted {
       indents = [];
       continue;
     }
-    const li = LIST_ITEM.exec(line);
+    // A block quote's lines ("   > - item") close the list items they are not inside (those
+    // opened at the quote's indent or deeper) and hold a list of their own, read as one without
+    // the quote's markers at the column its text starts.
+    const quote = QUOTE.exec(line);
+    let itemLine = line;
+    if (quote) {
+      const at = quote[1]!.length;
+      while (indents.length > 0 && indents[indents.length - 1]! >= at) indents.pop();
+      itemLine = ' '.repeat(at + quote[2]!.length) + quote[3]!;
+    }
+    const li = LIST_ITEM.exec(itemLine);
     if (li) {
       const indent = li[1]!.length;
       while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
