@@ -245,7 +245,8 @@ function inlineText(part: string): string {
 
 export function readMarkdown(md: string): Emitted {
   const out: Emitted = { headings: [], tables: [], code: [], links: [], lists: [] };
-  for (const m of md.matchAll(MD_LINK)) out.links.push(m[1]!);
+  // (The writer escapes a target's parentheses as %28 and %29: the same address.)
+  for (const m of md.matchAll(MD_LINK)) out.links.push(m[1]!.replace(/%28/gi, '(').replace(/%29/gi, ')'));
   const lines = md.split('\n');
   let fence: string | undefined;
   let fenceIndent = 0;
@@ -275,9 +276,11 @@ export function readMarkdown(md: string): Emitted {
       continue;
     }
     const trimmed = line.trim();
-    if (trimmed.startsWith('|')) {
+    // (A table's rows inside a block quote, "> | a | b |", are its rows too.)
+    const row = (QUOTE.exec(line)?.[3] ?? line).trim();
+    if (row.startsWith('|')) {
       table ??= [];
-      if (!/^\|?\s*:?-{3,}/.test(trimmed)) for (const c of splitRow(trimmed)) table.push(words(inlineText(c.trim())));
+      if (!/^\|?\s*:?-{3,}/.test(row)) for (const c of splitRow(row)) table.push(words(inlineText(c.trim())));
       continue;
     }
     if (table !== undefined) {
