@@ -211,8 +211,11 @@ interface Emitted {
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})/;
+/** A block quote's line: its indent, its markers, its text. */
+const QUOTE = /^(\s*)((?:>\s?)+)(.*)$/;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/;
-const MD_LINK = /\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g;
+// (A target may hold balanced parentheses, "wiki/Cursor_(databases)", as CommonMark allows.)
+const MD_LINK = /\]\(<?((?:[^()\s>]|\([^()\s]*\))+)>?(?:\s+"[^"]*")?\)/g;
 
 function splitRow(line: string): string[] {
   const cells: string[] = [];
@@ -242,14 +245,21 @@ function inlineText(part: string): string {
 
 export function readMarkdown(md: string): Emitted {
   const out: Emitted = { headings: [], tables: [], code: [], links: [], lists: [] };
-  for (const m of md.matchAll(MD_LINK)) out.links.push(m[1]!);
+  // (The writer escapes a target's parentheses as %28 and %29: the same address.)
+  for (const m of md.matchAll(MD_LINK)) out.links.push(m[1]!.replace(/%28/gi, '(').replace(/%29/gi, ')'));
   const lines = md.split('\n');
   let fence: string | undefined;
   let fenceIndent = 0;
+  let quotePrefix = '';
   let codeLines: string[] = [];
   let table: string[] | undefined;
   let indents: number[] = [];
-  for (const line of lines) {
+  for (const quoted of lines) {
+    // Code fenced inside a block quote ("> ```") is read without the quote's markers.
+    const inQuote = QUOTE.exec(quoted);
+    if (fence === undefined && inQuote !== null && FENCE.test(inQuote[3]!)) quotePrefix = inQuote[1]! + inQuote[2]!;
+    else if (fence === undefined) quotePrefix = '';
+    const line = quotePrefix !== '' && quoted.startsWith(quotePrefix.trimEnd()) ? quoted.slice(quotePrefix.length) : quoted;
     if (fence !== undefined) {
       const close = FENCE.exec(line);
       if (close && close[2]!.startsWith(fence) && line.trim() === close[2]) {
@@ -266,9 +276,11 @@ export function readMarkdown(md: string): Emitted {
       continue;
     }
     const trimmed = line.trim();
-    if (trimmed.startsWith('|')) {
+    // (A table's rows inside a block quote, "> | a | b |", are its rows too.)
+    const row = (QUOTE.exec(line)?.[3] ?? line).trim();
+    if (row.startsWith('|')) {
       table ??= [];
-      if (!/^\|?\s*:?-{3,}/.test(trimmed)) for (const c of splitRow(trimmed)) table.push(words(inlineText(c.trim())));
+      if (!/^\|?\s*:?-{3,}/.test(row)) for (const c of splitRow(row)) table.push(words(inlineText(c.trim())));
       continue;
     }
     if (table !== undefined) {
@@ -281,7 +293,17 @@ export function readMarkdown(md: string): Emitted {
       indents = [];
       continue;
     }
-    const li = LIST_ITEM.exec(line);
+    // A block quote's lines ("   > - item") close the list items they are not inside (those
+    // opened at the quote's indent or deeper) and hold a list of their own, read as one without
+    // the quote's markers at the column its text starts.
+    const quote = QUOTE.exec(line);
+    let itemLine = line;
+    if (quote) {
+      const at = quote[1]!.length;
+      while (indents.length > 0 && indents[indents.length - 1]! >= at) indents.pop();
+      itemLine = ' '.repeat(at + quote[2]!.length) + quote[3]!;
+    }
+    const li = LIST_ITEM.exec(itemLine);
     if (li) {
       const indent = li[1]!.length;
       while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();

@@ -10,6 +10,7 @@ import { blockHint, isNumberedTitle } from './block-node.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';
+import { isAdmonition } from './doc-parts.js';
 import { type AttrSource, cleanText, codeAt } from './html-util.js';
 import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
 import { isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
@@ -220,6 +221,7 @@ export class ContentFilter extends FilterState {
     frame.startLinks = this.linksOpened;
     if (this.onlyMain && (name === 'div' || name === 'figure')) {
       frame.imageWrap = (classFacts(attrs.get('class')) & NAMES_IMAGE_WRAP) !== 0;
+      frame.admonition = isAdmonition(attrs.get('class'));
     }
     if (name === 'em' || name === 'i') {
       frame.em = true;

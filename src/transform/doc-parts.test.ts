@@ -4,6 +4,7 @@
  * footnotes still go.
  */
 import { describe, expect, it } from 'vitest';
+import { isAdmonition } from './doc-parts.js';
 import { attrsFrom } from './html-util.js';
 import { transformPage } from './index.js';
 import { boilerplateReason } from './main-content.js';
@@ -49,4 +50,31 @@ describe('documentation parts named by furniture words', () => {
     expect(md).toContain('| `lower` ( `text` ) → `text`<br>Converts the string to all lower case. |');
     expect(md).toContain('| [a] Both strings are taken as they are stored. |');
   });
+
+  it('keeps a manual\'s footnotes set as asides, and a "See also" box however linked', () => {
+    const html = `<html><body><nav><a href="/">Manual home</a></nav><div role="main">
+      <h1>Caching</h1>
+      <p>The cache keeps the last answers of every query<a class="footnote-reference" href="#fn1" id="ref1">[1]</a>, so a repeated query costs nothing.</p>
+      <div class="admonition seealso"><p class="admonition-title">See also</p><p><a href="/guide/limits.html">Memory limits</a> and <a href="/guide/evict.html">eviction</a>.</p></div>
+      <p>The cache is cleared when the server restarts, and whenever a table that an answer was read from changes.</p>
+      <aside class="footnote-list"><aside class="footnote" id="fn1" role="note"><span class="label"><a href="#ref1">1</a></span>
+      <p>Up to a thousand answers, the oldest going first.</p></aside></aside>
+    </div><aside class="sidebar"><h3>Most read</h3><ul><li><a href="/a">Another page</a></li></ul></aside></body></html>`;
+    const md = transformPage(html, opts({ baseUrl: 'https://manual.example/caching.html' }), MD).markdown!;
+    for (const kept of ['See also', '[Memory limits](https://manual.example/guide/limits.html)', '[eviction]', 'Up to a thousand answers', 'whenever a table']) expect(md).toContain(kept);
+    expect(md).not.toContain('Another page');
+  });
+
+  it('tells a footnote\'s aside and an admonition by role or class word, not any aside', () => {
+    const aside = (attrs: Record<string, string>) => boilerplateReason('aside', attrsFrom(attrs), true, true);
+    expect(aside({ class: 'footnote brackets' })).toBeUndefined();
+    expect(aside({ class: 'footnote-list' })).toBeUndefined();
+    expect(aside({ role: 'doc-footnote' })).toBeUndefined();
+    expect(aside({ class: 'sidebar' })).toBe('tag:aside');
+    expect(aside({ class: 'related-footnotes-widget' })).toBe('tag:aside');
+    expect(isAdmonition('admonition note')).toBe(true);
+    expect(isAdmonition('admonition-warning')).toBe(true);
+    expect(isAdmonition('menu main-menu')).toBe(false);
+  });
 });
+

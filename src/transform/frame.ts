@@ -54,6 +54,8 @@ export class Frame {
   afterImage = false;
   /** A block whose class names a picture's wrapper (see IMAGE_WRAP). */
   imageWrap = false;
+  /** A block whose class names an admonition (see isAdmonition): the text's, however linked. */
+  admonition = false;
   /** The block the picture right before it sits in (see isWrappedCaption). */
   imageBlock = -1;
   startEm = 0;
@@ -106,6 +108,7 @@ export class Frame {
     this.em = false;
     this.afterImage = false;
     this.imageWrap = false;
+    this.admonition = false;
     this.imageBlock = -1;
     this.node = -1;
     return this;

@@ -87,14 +87,18 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
     noteLabelledLine(s, frame);
     return noteRailLabel(s, frame);
   }
-  if (!(frame.bits & IS_LINK_BLOCK)) return;
+  if (!(frame.bits & IS_LINK_BLOCK) || frame.admonition) return;
   const text = s.keptText - frame.startText - (s.doomedText - frame.startDoomedText);
   if (text <= 0) return;
   const links = s.linkText - frame.startLink - (s.doomedLink - frame.startDoomedLink);
   if (links / text <= LINK_DENSITY_MAX || text - links >= LINK_BLOCK_MIN_PROSE) return;
   const node = frame.node >= 0 ? s.nodes[frame.node] : undefined;
-  if (node !== undefined && isIntroducedList(s, node)) {
+  if (isCellValue(s, frame)) return;
+  if (node !== undefined && (isIntroducedList(s, node) || isSentenceItem(s, frame))) {
+    // The text's own list: its links stop counting against the blocks around it (an indent
+    // that holds only it), as a list of words would not count.
     node.labelled = true;
+    s.doomedLink += links;
     return;
   }
   if (node !== undefined && LIST_TAGS.has(node.name)) {
@@ -135,6 +139,55 @@ export function pruneLinkBlock(s: FilterState, frame: Frame): void {
   s.truncateTo(frame);
 }
 
+/** Table cells: what a block inside one holds is the cell's value (see isCellValue). */
+const CELLS: ReadonlySet<string> = new Set(['td', 'th']);
+
+/**
+ * A block in a cell of a table with a header row (a reference table's "replaced by" column, one
+ * linked name a line) is the cell's value, not a menu: the table is judged whole when it closes.
+ * A table without header cells lays out a page or a listing's rows, whose blocks (a menu column,
+ * a row's button) stay judged on their own.
+ */
+function isCellValue(s: FilterState, frame: Frame): boolean {
+  let cell = false;
+  for (let i = s.stack.length - 1; i >= 0; i--) {
+    const f = s.stack[i]!;
+    if (f === frame) continue;
+    if (CELLS.has(f.name)) cell = true;
+    if (f.name !== 'table') continue;
+    if (!cell || f.node < 0) return false;
+    for (let j = f.node + 1; j < s.nodes.length; j++) if (s.nodes[j]!.name === 'th' || s.nodes[j]!.name === 'thead') return true;
+    return false;
+  }
+  return false;
+}
+
+/** The fewest words outside links of a list's one item that is a sentence (see isSentenceItem). */
+const SENTENCE_ITEM_WORDS = 8;
+/** A sentence's punctuation after a word, and a link's target in markdown. */
+const SENTENCE_STOP = /[\p{L}\p{N})`\]][.,;:!?](?:\s|$)/u;
+const MD_LINK = /\]\([^)]*\)/g;
+
+/**
+ * A list of one item that is a sentence of the text, however linked ("Added methods `a()` and
+ * `b()` of class `C`. (Contributed by … in bpo-123.)": a release note's one change under its
+ * module's heading), is the text's: a menu or a tag row is several items of a few words each,
+ * never a single item that opens with words of its own and reads as a sentence.
+ */
+function isSentenceItem(s: FilterState, frame: Frame): boolean {
+  if (frame.name !== 'ul' && frame.name !== 'ol') return false;
+  let items = 0;
+  for (let i = frame.node + 1; i < s.nodes.length; i++) if (s.nodes[i]!.parent === frame.node && ++items > 1) return false;
+  if (items !== 1) return false;
+  let text = '';
+  for (let i = frame.startChunk; i < s.out.length && text.length < 2000; i++) text += s.out[i];
+  // The item opens with a word of its own, not a link: "- Added …", not "- [Home](…)".
+  const body = text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '');
+  if (!/^[*_`]*[\p{L}\p{N}]/u.test(body)) return false;
+  const words = body.replace(MD_LINK, ']').replace(/\[[^\]]*\]/g, ' ');
+  return countWords(cleanText(words)) >= SENTENCE_ITEM_WORDS && SENTENCE_STOP.test(body);
+}
+
 /** Lists a sentence of the text may introduce. */
 const LIST_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl']);
 function isBranch(s: FilterState, parent: string): boolean {
@@ -147,8 +200,18 @@ function holdsList(s: FilterState, at: number): boolean {
   return false;
 }
 
-/** A sentence that introduces what follows ends in a colon (perhaps inside its emphasis). */
-const INTRODUCES = /[^:]:[*_\s]*$/;
+/**
+ * A sentence that introduces what follows ends in a colon (perhaps inside its emphasis), or says
+ * it in words as its last sentence does ("The following functions have been removed.", "… are
+ * listed below.").
+ */
+const INTRODUCES = /[^:]:[*_\s]*$|\b(?:the following|as follows|listed below|shown below|given below)\b(?:[^.!?]|[.!?](?=\S))*[.:][*_\s]*$/i;
+
+/** Wrappers that set a block off from the sentence introducing it (see isIntroducedList). */
+const INDENTS: ReadonlySet<string> = new Set(['blockquote', 'div']);
+
+/** Blocks a sentence of the text may introduce: its lists, and a table of its items. */
+const INTRODUCED_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'table']);
 /** The fewest words of such a sentence: "Tags:" or "Share:" label a row of links, not text. */
 const INTRO_MIN_WORDS = 2;
 
@@ -159,8 +222,18 @@ const INTRO_MIN_WORDS = 2;
  * introduces no text.
  */
 export function isIntroducedList(s: FilterState, node: BlockNode): boolean {
-  if (!LIST_TAGS.has(node.name) || node.prev < 0) return false;
-  const prev = s.nodes[node.prev]!;
+  if (!INTRODUCED_TAGS.has(node.name)) return false;
+  // A list set off by an indent it opens (a blockquote, the wrapper inside one) is introduced by
+  // the sentence before the indent.
+  let at = node;
+  let indented = false;
+  while (at.prev < 0 && at.parent >= 0 && INDENTS.has(s.nodes[at.parent]!.name)) {
+    at = s.nodes[at.parent]!;
+    if (at.name === 'blockquote') indented = true;
+  }
+  if (at !== node && !indented) at = node;
+  if (at.prev < 0) return false;
+  const prev = s.nodes[at.prev]!;
   if (prev.name !== 'p' || prev.link + prev.card > prev.plain || prev.endChunk < 0) return false;
   let text = '';
   for (let i = prev.startChunk; i < prev.endChunk; i++) text += s.out[i];

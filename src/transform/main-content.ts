@@ -5,7 +5,7 @@
  */
 import type { AttrSource } from './html-util.js';
 import { boundedMemo } from '../memo.js';
-import { isDocumentationPart } from './doc-parts.js';
+import { isDocumentationPart, isFootnoteAside } from './doc-parts.js';
 import { isAdName } from './ad-blocks.js';
 
 /** Never content, whatever the options: dropped with their whole subtree. */
@@ -228,7 +228,7 @@ export function landmarkKind(name: string, attrs: AttrSource): LandmarkKind | un
  */
 export function boilerplateReason(name: string, attrs: AttrSource, inContent: boolean, inArticle = false): string | undefined {
   if (name === 'html' || name === 'body' || name === 'main' || name === 'article') return undefined;
-  if (BOILERPLATE_TAGS.has(name)) return `tag:${name}`;
+  if (BOILERPLATE_TAGS.has(name) && !(name === 'aside' && isFootnoteAside(attrs))) return `tag:${name}`;
   if (name === 'header' && !inContent) return 'tag:header';
   if (attrs.size === 0) return undefined;
   if (name === 'form' && isSearchForm(attrs)) return 'search-form';

@@ -21,7 +21,8 @@ const REPEAT_MIN_WORDS = 2;
 const REPEAT_WINDOW = 25;
 /** A copy further on this many lines long, line for line, is a twin however short its lines (a menu of topics rendered again). */
 const REPEAT_CHAIN = 10;
-const FENCE_LINE = /^\s*(?:```|~~~)/;
+// (A fence inside a block quote, "> ```", is one too: a manual's indented example.)
+const FENCE_LINE = /^\s*(?:>\s?)*(?:```|~~~)/;
 const LIST_ITEM = /^(?:[-*+]|\d+[.)])\s/;
 
 /** An image as the writer writes it, `![alt](src)`; and a link left with nothing but dropped images in it. */
@@ -89,11 +90,11 @@ export function withoutRepeatedImages(md: string): string {
   return out.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
 }
 
-/** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde or indentation can). */
+/** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde, indentation or a quote's marker can). */
 function isFenceLine(line: string): boolean {
   if (line === '') return false;
   const c = codeAt(line, 0);
-  return (c === 96 || c === 126 || c === 32) && FENCE_LINE.test(line);
+  return (c === 96 || c === 126 || c === 32 || c === 62) && FENCE_LINE.test(line);
 }
 
 /**
