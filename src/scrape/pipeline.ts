@@ -152,12 +152,20 @@ export class Scraper {
 
   async scrape(rawUrl: string, requested: ScrapeOptions, ctx: ScrapeContext): Promise<Document> {
     const started = Date.now();
+    return this.forTeam(requested, ctx, (team) => this.scrapeFor(rawUrl, team, ctx, started));
+  }
+
+  /**
+   * Runs a fetch under the team's settings: what this server cannot do is refused first, and the
+   * scans the team's guard made are charged after, those of a fetch that failed (a blocked URL
+   * among them) too.
+   */
+  private async forTeam<T>(requested: ScrapeOptions, ctx: ScrapeContext, run: (team: TeamScrape) => Promise<T>): Promise<T> {
     this.refuseUnavailable(requested);
     const team = await this.teamRules(requested, ctx);
     try {
-      return await this.scrapeFor(rawUrl, team, ctx, started);
+      return await run(team);
     } finally {
-      // Scans of a page that failed (a blocked URL among them) are charged on their own.
       if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId, ctx.cause);
     }
   }
@@ -259,13 +267,7 @@ export class Scraper {
    * ends it as unchanged. The cache is neither read nor written: a check wants the page as it is.
    */
   async revalidate(rawUrl: string, requested: ScrapeOptions, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
-    this.refuseUnavailable(requested);
-    const team = await this.teamRules(requested, ctx);
-    try {
-      return await this.revalidateFor(rawUrl, team, ctx, prior);
-    } finally {
-      if (team.own && team.guard) await this.deps.threat!.settle(team.guard, ctx.teamId, ctx.keyId, ctx.cause);
-    }
+    return this.forTeam(requested, ctx, (team) => this.revalidateFor(rawUrl, team, ctx, prior));
   }
 
   private async revalidateFor(rawUrl: string, team: TeamScrape, ctx: ScrapeContext, prior: PriorFetch): Promise<RevalidateResult> {
