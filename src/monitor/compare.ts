@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Document } from '../core/document.js';
 import type { FetchValidators } from '../scrape/pipeline.js';
+import { extractionKey } from '../scrape/formats/change-tracking.js';
 import { gitDiff, jsonFieldDiff, type GitDiff, type JsonFieldDiff } from './diff.js';
 import { denoise } from './noise.js';
 import type { PageStatus } from './schemas.js';
@@ -123,6 +124,5 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function compareMode(formats: readonly { type: string; schema?: unknown; prompt?: unknown }[]): CompareMode {
   const json = formats.find((f) => f.type === 'json');
   if (!json) return TEXT_ONLY;
-  const key = createHash('sha256').update(JSON.stringify({ schema: json.schema ?? null, prompt: json.prompt ?? null })).digest('hex');
-  return { text: formats.some((f) => f.type === 'markdown'), json: { key, ...(json.schema !== undefined ? { schema: json.schema } : {}) } };
+  return { text: formats.some((f) => f.type === 'markdown'), json: { key: extractionKey(json), ...(json.schema !== undefined ? { schema: json.schema } : {}) } };
 }

@@ -33,8 +33,8 @@ export type ChangeTrackingFormat = z.output<typeof changeTrackingSchema>;
 export const DEFAULT_TRACKING_PROMPT =
   'the facts the page states that a reader would want to know when they change (names, prices, dates, figures, statuses), as a flat object with short, stable field names';
 
-/** What the json mode extracts with; the tracker compares only extractions with the same key. */
-const extractionKey = (e: ChangeTrackingEntry) => createHash('sha256').update(JSON.stringify({ schema: e.schema ?? null, prompt: e.prompt ?? null })).digest('hex');
+/** What a json extraction was made with; only extractions with the same key are compared (here and in monitors). */
+export const extractionKey = (e: { schema?: unknown; prompt?: unknown }) => createHash('sha256').update(JSON.stringify({ schema: e.schema ?? null, prompt: e.prompt ?? null })).digest('hex');
 
 const promptOf = (e: ChangeTrackingEntry) => (e.prompt?.trim() ? e.prompt : e.schema ? undefined : DEFAULT_TRACKING_PROMPT);
 
