@@ -6,7 +6,7 @@
 import { ApiError } from '../../errors.js';
 import type { Ocr } from '../ocr.js';
 import type { PdfSettings } from '../parsers.js';
-import { openPdf } from './document.js';
+import { closePdf, openPdf } from './document.js';
 import type { Rule } from './geometry.js';
 import { blocksOf, linesOf, readingOrder, typeScale, type LaidOutBlock, type Line, type TextRun } from './layout.js';
 import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.js';
@@ -116,7 +116,7 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
     const title = typeof info?.Title === 'string' && info.Title.trim() && info.Title !== 'about:blank' ? info.Title.trim() : undefined;
     return { numPages, pages, title };
   } finally {
-    await doc.destroy().catch(() => undefined);
+    await closePdf(doc).catch(() => undefined);
   }
 }
 

@@ -3,7 +3,7 @@
  * the pages it is given (see threads.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { openPdf } from './document.js';
+import { closePdf, openPdf } from './document.js';
 import { readPages } from './read.js';
 import type { ThreadAnswer, ThreadTask } from './threads.js';
 
@@ -15,7 +15,7 @@ port?.on('message', (task: ThreadTask) => {
       try {
         return { id: task.id, read: await readPages(doc, task.first, task.last, task.deadline, task.afterRuled) };
       } finally {
-        await doc.destroy().catch(() => undefined);
+        await closePdf(doc).catch(() => undefined);
       }
     } catch (e) {
       return { id: task.id, error: String((e as Error).message ?? e) };
