@@ -13,6 +13,7 @@ import { Frame } from './frame.js';
 import { isAdmonition } from './doc-parts.js';
 import { type AttrSource, cleanText, codeAt } from './html-util.js';
 import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
+import { closeSideNote, dropBareSideNote } from './side-note.js';
 import { isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
 import { codeLanguage } from './markdown.js';
 import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
@@ -115,7 +116,8 @@ export class ContentFilter extends FilterState {
     }
     if (name === 'h1') this.h1Kept++;
     // A disclosure's <summary> titles the panel it opens, as a heading titles its section.
-    else if (this.onlyMain && this.headCapture < 0 && (bits & IS_SUBHEADING || name === 'summary')) {
+    // (A side note's headings are judged with it: its "Related" title names no rail of the text's.)
+    else if (this.onlyMain && this.headCapture < 0 && this.sideNotes === 0 && (bits & IS_SUBHEADING || name === 'summary')) {
       this.headCapture = depth;
       this.headBuf = '';
       this.headStartText = this.keptText;
@@ -390,6 +392,7 @@ export class ContentFilter extends FilterState {
       if (bits & IS_BLOCK) this.atBlockStart = true;
     }
     if (frame.em) this.inEm--;
+    if (frame.sideNote !== undefined) closeSideNote(this);
     if (frame.link) {
       this.inLink--;
       if (this.images > frame.startImages) this.pictureHref = this.linkHref;
@@ -438,7 +441,7 @@ export class ContentFilter extends FilterState {
         (frame.node >= 0 && isLabel(this, frame))
       ) {
         this.truncateTo(frame);
-      } else pruneLinkBlock(this, frame);
+      } else if (frame.sideNote === undefined || !dropBareSideNote(this, frame, frame.sideNote)) pruneLinkBlock(this, frame);
     }
     if (frame.node >= 0 && frame.node < this.nodes.length && this.blockTop >= 0) {
       const node = this.nodes[frame.node]!;
@@ -570,6 +573,7 @@ export class ContentFilter extends FilterState {
       frame.prevLang = this.lang;
       this.lang = l;
       this.inPre++;
+      this.codeBlocks++;
       return l;
     }
     if (name === 'code' && this.inPre > 0) return codeLanguage(attrs.get('class')) ?? this.lang;

@@ -96,4 +96,15 @@ describe('documentation pages', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     for (const kept of ['Chapter 7. Server setup', '[1.1. Setting up part 1]', '[5.1.2. First run]', 'keep it running']) expect(md).toContain(kept);
   });
+
+  it('keeps a code sample set beside the text in an aside, and drops the other asides in the content', () => {
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>timers — Run code later</h1>
+      <aside class="sidebar"><p class="sidebar-title">A first timer</p><pre>import timers\n\ntimers.after(5, ring)\n</pre></aside>
+      <p>${doc(1)} ${doc(2)}</p>
+      <aside class="pull"><h3>Related pages</h3><ul><li><a href="/clocks">Clocks</a></li><li><a href="/alarms">Alarms</a></li></ul></aside>
+      <p>${doc(3)} ${doc(4)}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['A first timer', 'timers.after(5, ring)', doc(2), doc(4)]) expect(md).toContain(kept);
+    for (const gone of ['Related pages', 'Clocks']) expect(md).not.toContain(gone);
+  });
 });
