@@ -107,4 +107,21 @@ describe('documentation pages', () => {
     for (const kept of ['A first timer', 'timers.after(5, ring)', doc(2), doc(4)]) expect(md).toContain(kept);
     for (const gone of ['Related pages', 'Clocks']) expect(md).not.toContain(gone);
   });
+
+  it('keeps a list of links the text indents as a quote after its prose, in a list\'s item too', () => {
+    const api = (name: string, use: string) =>
+      `<li><p><code>${name}</code>: use <a href="/api/text.html#${use}"><code>${use}()</code></a> or <a href="/api/text.html#${use}_at"><code>${use}_at()</code></a></p></li>`;
+    const moved = (name: string) =>
+      `<li><p><a href="/api/old.html#${name}"><code>old.settings.${name}</code></a> is gone, use <a href="/api/new.html#${name}"><code>new.settings.${name}</code></a> with <a href="/api/new.html#open"><code>new.open()</code></a>.</p></li>`;
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>Changes in 4.2</h1><p>${doc(1)} ${doc(2)}</p>
+      <section><h2>Improved modules</h2><p>The descriptors of the settings module were rewritten, and the old ones have been updated accordingly.</p>
+      <blockquote><div><ul>${moved('reader')}${moved('writer')}${moved('store')}</ul></div></blockquote><p>${doc(3)}</p></section>
+      <section><h2>Removed</h2><ul><li><p>Removed the string helpers that worked on raw buffers. (Contributed by A. Writer in issue 41.)</p>
+      <blockquote><div><ul>${['len', 'copy', 'find', 'compare', 'concat'].map((n) => api(`buf_${n}`, `text_${n}`)).join('')}</ul></div></blockquote></li>
+      <li><p>The settings reader no longer accepts files without a version line. (Contributed by B. Writer in issue 42.)</p></li></ul></section>
+      <ul><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li><li><a href="/about">About us</a></li></ul></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['[`old.settings.store`](https://news.example.com/api/old.html#store)', '[`new.settings.reader`]', '[`text_len()`](https://news.example.com/api/text.html#text_len)', '[`text_find()`]', 'Removed the string helpers', 'no longer accepts']) expect(md).toContain(kept);
+    expect(md).not.toContain('About us');
+  });
 });
