@@ -14,6 +14,7 @@ import { isAdmonition } from './doc-parts.js';
 import { type AttrSource, cleanText, codeAt } from './html-util.js';
 import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
 import { closeSideNote, dropBareSideNote } from './side-note.js';
+import { describedSpans } from './described-spans.js';
 import { isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
 import { codeLanguage } from './markdown.js';
 import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
@@ -501,13 +502,17 @@ export class ContentFilter extends FilterState {
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
     const main: MainBlock = this.onlyMain
       ? selectMain(this)
-      : { chunks: this.out, keptText: this.keptText - this.doomedText, h1s: this.h1Kept, rootName: undefined };
+      : { chunks: this.out, keptText: this.keptText - this.doomedText, h1s: this.h1Kept, rootName: undefined, ranges: undefined };
     const { chunks, h1s, rootName } = main;
     let keptText = main.keptText;
     let content = chunks.join('');
     if (rootName !== undefined) content = this.sink.standalone(content, rootName);
     // Templates render some text twice (a slider's cloned slides, a gallery's thumbnails).
-    if (this.onlyMain) content = this.sink.tidy(content);
+    if (this.onlyMain) {
+      // (A cell chosen alone lost its pipes: its offsets moved, and it holds no descriptions anyway.)
+      const described = this.sink.markdown && rootName !== 'td' && rootName !== 'th' ? describedSpans(this.nodes, this.out, main.ranges ?? [[0, this.out.length]]) : undefined;
+      content = this.sink.tidy(content, described);
+    }
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
       content = this.sink.title(this.firstH1) + content;

@@ -124,4 +124,19 @@ describe('documentation pages', () => {
     for (const kept of ['[`old.settings.store`](https://news.example.com/api/old.html#store)', '[`new.settings.reader`]', '[`text_len()`](https://news.example.com/api/text.html#text_len)', '[`text_find()`]', 'Removed the string helpers', 'no longer accepts']) expect(md).toContain(kept);
     expect(md).not.toContain('About us');
   });
+
+  it('keeps a sentence a reference says again of several entries, and still says a twin line once', () => {
+    const note = 'Changed in version 3.1: the <em>timeout</em> argument was added; see <a href="/guide/timeouts.html">the guide on timeouts</a> for the values it takes.';
+    const entry = (name: string, what: string) =>
+      `<dl class="function"><dt id="${name}"><code>${name}(path, timeout=None)</code></dt><dd><p>${what}</p><p>${note}</p></dd></dl>`;
+    const twin = 'Every release of the client library is tested against the three most recent server versions.';
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>files — Read and write files</h1><p>${doc(1)} ${doc(2)}</p>
+      ${entry('open_file', 'Opens the file at the path and returns a handle to it.')}
+      ${entry('lock_file', 'Locks the file at the path against writers in other processes.')}
+      ${entry('copy_file', 'Copies the file at the path to a new file beside it.')}
+      <p>${twin}</p><p>${twin}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('[the guide on timeouts]').length - 1).toBe(3);
+    expect(md.split(twin).length - 1).toBe(1);
+  });
 });
