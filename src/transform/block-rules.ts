@@ -12,6 +12,7 @@ import { CTA, CTA_MAX } from './rules/links.js';
 import { CONTACT, CREDIT, ITALIC_CAPTION_MAX, ITEM_PARTS, PITCH, PITCH_MAX, WRAPPED_CAPTION_MAX } from './rules/paragraphs.js';
 import { AD_LABEL, COUNT_HEADING, LABEL_BLOCKS, LABEL_MAX, MEMBER_STAT, SLIDE_CONTROL } from './rules/placeholders.js';
 import { isHiddenReason } from './rules/reasons.js';
+import { openSideNote } from './side-note.js';
 import type { AttrView } from './stream.js';
 import { HIDDEN_SECTION_TAGS, IS_SUBHEADING, isHeadingTag } from './tag-bits.js';
 
@@ -158,5 +159,11 @@ export function dropReason(s: FilterState, name: string, attrs: AttrView, depth:
   else if (why === 'tag:button' && depth > 0 && isHeadingTag(s.stack[depth - 1]!.name)) why = undefined;
   // A post card's footer holds its byline and date, which a feed shows as the card's text.
   else if (why === 'tag:footer' && s.articles > 0 && s.inListedArticle()) why = undefined;
+  // An aside inside the content landmark may be a side note of the text (a manual's "Hello
+  // World" sample set beside the prose): it is judged when it closes (see side-note.ts).
+  else if (why === 'tag:aside' && s.landmarks > 0) {
+    why = undefined;
+    frame.sideNote = openSideNote(s);
+  }
   return why;
 }

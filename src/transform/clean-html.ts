@@ -13,6 +13,8 @@ import { Frame } from './frame.js';
 import { isAdmonition } from './doc-parts.js';
 import { type AttrSource, cleanText, codeAt } from './html-util.js';
 import { longLinkAsText, pruneLinkBlock, repeatedItems } from './link-rules.js';
+import { closeSideNote, dropBareSideNote } from './side-note.js';
+import { describedSpans } from './described-spans.js';
 import { isNearlyEmpty, isScriptHidden, landmarkKind, mayMisfire, PINNED_OVERLAY } from './main-content.js';
 import { codeLanguage } from './markdown.js';
 import { isHtmlSpace, isLetter, PUNCT } from './rules/chars.js';
@@ -115,7 +117,8 @@ export class ContentFilter extends FilterState {
     }
     if (name === 'h1') this.h1Kept++;
     // A disclosure's <summary> titles the panel it opens, as a heading titles its section.
-    else if (this.onlyMain && this.headCapture < 0 && (bits & IS_SUBHEADING || name === 'summary')) {
+    // (A side note's headings are judged with it: its "Related" title names no rail of the text's.)
+    else if (this.onlyMain && this.headCapture < 0 && this.sideNotes === 0 && (bits & IS_SUBHEADING || name === 'summary')) {
       this.headCapture = depth;
       this.headBuf = '';
       this.headStartText = this.keptText;
@@ -390,6 +393,7 @@ export class ContentFilter extends FilterState {
       if (bits & IS_BLOCK) this.atBlockStart = true;
     }
     if (frame.em) this.inEm--;
+    if (frame.sideNote !== undefined) closeSideNote(this);
     if (frame.link) {
       this.inLink--;
       if (this.images > frame.startImages) this.pictureHref = this.linkHref;
@@ -438,7 +442,7 @@ export class ContentFilter extends FilterState {
         (frame.node >= 0 && isLabel(this, frame))
       ) {
         this.truncateTo(frame);
-      } else pruneLinkBlock(this, frame);
+      } else if (frame.sideNote === undefined || !dropBareSideNote(this, frame, frame.sideNote)) pruneLinkBlock(this, frame);
     }
     if (frame.node >= 0 && frame.node < this.nodes.length && this.blockTop >= 0) {
       const node = this.nodes[frame.node]!;
@@ -498,13 +502,17 @@ export class ContentFilter extends FilterState {
     while (this.stack.length > 0) this.close(this.stack[this.stack.length - 1]!.name);
     const main: MainBlock = this.onlyMain
       ? selectMain(this)
-      : { chunks: this.out, keptText: this.keptText - this.doomedText, h1s: this.h1Kept, rootName: undefined };
+      : { chunks: this.out, keptText: this.keptText - this.doomedText, h1s: this.h1Kept, rootName: undefined, ranges: undefined };
     const { chunks, h1s, rootName } = main;
     let keptText = main.keptText;
     let content = chunks.join('');
     if (rootName !== undefined) content = this.sink.standalone(content, rootName);
     // Templates render some text twice (a slider's cloned slides, a gallery's thumbnails).
-    if (this.onlyMain) content = this.sink.tidy(content);
+    if (this.onlyMain) {
+      // (A cell chosen alone lost its pipes: its offsets moved, and it holds no descriptions anyway.)
+      const described = this.sink.markdown && rootName !== 'td' && rootName !== 'th' ? describedSpans(this.nodes, this.out, main.ranges ?? [[0, this.out.length]]) : undefined;
+      content = this.sink.tidy(content, described);
+    }
     // The page's own title heading often sits in a header we dropped or outside the landmark.
     if (this.onlyMain && h1s === 0 && this.firstH1 !== undefined) {
       content = this.sink.title(this.firstH1) + content;
@@ -570,6 +578,7 @@ export class ContentFilter extends FilterState {
       frame.prevLang = this.lang;
       this.lang = l;
       this.inPre++;
+      this.codeBlocks++;
       return l;
     }
     if (name === 'code' && this.inPre > 0) return codeLanguage(attrs.get('class')) ?? this.lang;

@@ -294,10 +294,14 @@ function pick(
   // claimed list of bare links (an item's action bar) goes; a shop's card title (a product's name
   // beside its price) stays, as its picture's link does. (0: counted and kept.)
   const gone = new Uint8Array(count);
+  // The blocks of a list or a line of links that is the text's own (see BlockNode.labelled): its
+  // links vote against nothing, as the filter left them out of its ancestors' link density.
+  const own = new Uint8Array(count);
   for (let i = 0; i < count; i++) {
     const n = nodes[from + i]!;
     const p = n.parent - from;
     const pg = p >= 0 ? gone[p]! : 0;
+    if (n.labelled === true || (p >= 0 && own[p] === 1)) own[i] = 1;
     if (n.doomed || pg === 1) gone[i] = 1;
     else if (n.linky && !useItems) gone[i] = n.claimed && (n.rich > 0 || n.title) ? 2 : 1;
     else if (pg === 2) gone[i] = 2;
@@ -311,7 +315,7 @@ function pick(
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     // An unclaimed card counts for nothing: it stands for a block that was pruned.
-    const s = gone[i] !== 0 ? 0 : sum[i]! + vote(n, useHints, useItems);
+    const s = gone[i] !== 0 ? 0 : sum[i]! + vote(n, useHints, useItems) + (own[i] === 1 ? n.link : 0);
     const t = gone[i] !== 0 ? 0 : text[i]! + n.plain + n.link + n.card;
     const z = size[i]! + 1;
     sum[i] = s;

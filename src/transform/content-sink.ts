@@ -26,8 +26,8 @@ export interface ContentSink {
   dropUnpaired(ranges: ReadonlyArray<readonly [number, number]>): void;
   /** A block chosen on its own whose root only means something inside its parent, made whole. */
   standalone(content: string, root: string): string;
-  /** The main content's last tidying (text a template renders twice). */
-  tidy(content: string): string;
+  /** The main content's last tidying (text a template renders twice), leaving the character spans `keep` alone. */
+  tidy(content: string, keep?: ReadonlyArray<readonly [number, number]>): string;
   /** The page's title, to put before content that lacks it. */
   title(text: string): string;
 }

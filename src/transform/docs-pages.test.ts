@@ -96,4 +96,47 @@ describe('documentation pages', () => {
     const md = transformPage(html, opts(), MD).markdown!;
     for (const kept of ['Chapter 7. Server setup', '[1.1. Setting up part 1]', '[5.1.2. First run]', 'keep it running']) expect(md).toContain(kept);
   });
+
+  it('keeps a code sample set beside the text in an aside, and drops the other asides in the content', () => {
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>timers — Run code later</h1>
+      <aside class="sidebar"><p class="sidebar-title">A first timer</p><pre>import timers\n\ntimers.after(5, ring)\n</pre></aside>
+      <p>${doc(1)} ${doc(2)}</p>
+      <aside class="pull"><h3>Related pages</h3><ul><li><a href="/clocks">Clocks</a></li><li><a href="/alarms">Alarms</a></li></ul></aside>
+      <p>${doc(3)} ${doc(4)}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['A first timer', 'timers.after(5, ring)', doc(2), doc(4)]) expect(md).toContain(kept);
+    for (const gone of ['Related pages', 'Clocks']) expect(md).not.toContain(gone);
+  });
+
+  it('keeps a list of links the text indents as a quote after its prose, in a list\'s item too', () => {
+    const api = (name: string, use: string) =>
+      `<li><p><code>${name}</code>: use <a href="/api/text.html#${use}"><code>${use}()</code></a> or <a href="/api/text.html#${use}_at"><code>${use}_at()</code></a></p></li>`;
+    const moved = (name: string) =>
+      `<li><p><a href="/api/old.html#${name}"><code>old.settings.${name}</code></a> is gone, use <a href="/api/new.html#${name}"><code>new.settings.${name}</code></a> with <a href="/api/new.html#open"><code>new.open()</code></a>.</p></li>`;
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>Changes in 4.2</h1><p>${doc(1)} ${doc(2)}</p>
+      <section><h2>Improved modules</h2><p>The descriptors of the settings module were rewritten, and the old ones have been updated accordingly.</p>
+      <blockquote><div><ul>${moved('reader')}${moved('writer')}${moved('store')}</ul></div></blockquote><p>${doc(3)}</p></section>
+      <section><h2>Removed</h2><ul><li><p>Removed the string helpers that worked on raw buffers. (Contributed by A. Writer in issue 41.)</p>
+      <blockquote><div><ul>${['len', 'copy', 'find', 'compare', 'concat'].map((n) => api(`buf_${n}`, `text_${n}`)).join('')}</ul></div></blockquote></li>
+      <li><p>The settings reader no longer accepts files without a version line. (Contributed by B. Writer in issue 42.)</p></li></ul></section>
+      <ul><li><a href="/">Home</a></li><li><a href="/blog">Blog</a></li><li><a href="/about">About us</a></li></ul></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    for (const kept of ['[`old.settings.store`](https://news.example.com/api/old.html#store)', '[`new.settings.reader`]', '[`text_len()`](https://news.example.com/api/text.html#text_len)', '[`text_find()`]', 'Removed the string helpers', 'no longer accepts']) expect(md).toContain(kept);
+    expect(md).not.toContain('About us');
+  });
+
+  it('keeps a sentence a reference says again of several entries, and still says a twin line once', () => {
+    const note = 'Changed in version 3.1: the <em>timeout</em> argument was added; see <a href="/guide/timeouts.html">the guide on timeouts</a> for the values it takes.';
+    const entry = (name: string, what: string) =>
+      `<dl class="function"><dt id="${name}"><code>${name}(path, timeout=None)</code></dt><dd><p>${what}</p><p>${note}</p></dd></dl>`;
+    const twin = 'Every release of the client library is tested against the three most recent server versions.';
+    const html = `<body><nav><a href="/">Docs home</a></nav><div role="main"><h1>files — Read and write files</h1><p>${doc(1)} ${doc(2)}</p>
+      ${entry('open_file', 'Opens the file at the path and returns a handle to it.')}
+      ${entry('lock_file', 'Locks the file at the path against writers in other processes.')}
+      ${entry('copy_file', 'Copies the file at the path to a new file beside it.')}
+      <p>${twin}</p><p>${twin}</p></div></body>`;
+    const md = transformPage(html, opts(), MD).markdown!;
+    expect(md.split('[the guide on timeouts]').length - 1).toBe(3);
+    expect(md.split(twin).length - 1).toBe(1);
+  });
 });

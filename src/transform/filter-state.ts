@@ -179,6 +179,9 @@ export class FilterState {
   inlineGap = 0;
   lastWord = false;
   inCode = 0;
+  /** Code blocks (`<pre>`) kept so far, and the side notes open (see side-note.ts). */
+  codeBlocks = 0;
+  sideNotes = 0;
   /** Block tree of the kept output, for choosing the content subtree (onlyMainContent only). */
   readonly nodes: BlockNode[] = [];
   blockTop = -1;

@@ -1,6 +1,7 @@
 /** The content filter's record of one open element, and of a point in its output to cut back to. */
 import type { Candidate } from './landmarks.js';
 import type { MdMark } from './markdown-types.js';
+import type { SideNote } from './side-note.js';
 
 /** A position in the output, with the counters to restore when it is cut back to. */
 export interface Mark {
@@ -56,6 +57,8 @@ export class Frame {
   imageWrap = false;
   /** A block whose class names an admonition (see isAdmonition): the text's, however linked. */
   admonition = false;
+  /** An aside set into a content landmark, judged when it closes (see side-note.ts). */
+  sideNote: SideNote | undefined = undefined;
   /** The block the picture right before it sits in (see isWrappedCaption). */
   imageBlock = -1;
   startEm = 0;
@@ -109,6 +112,7 @@ export class Frame {
     this.afterImage = false;
     this.imageWrap = false;
     this.admonition = false;
+    this.sideNote = undefined;
     this.imageBlock = -1;
     this.node = -1;
     return this;

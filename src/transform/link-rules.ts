@@ -214,12 +214,14 @@ const INDENTS: ReadonlySet<string> = new Set(['blockquote', 'div']);
 const INTRODUCED_TAGS: ReadonlySet<string> = new Set(['ul', 'ol', 'dl', 'table']);
 /** The fewest words of such a sentence: "Tags:" or "Share:" label a row of links, not text. */
 const INTRO_MIN_WORDS = 2;
+/** The least text outside links of a paragraph of prose that an indented list goes on from. */
+const INDENTED_PROSE_MIN = 40;
 
 /**
  * A list of links right after a sentence of the text that introduces it ("New syntax features:",
- * "The modules described in this chapter are:") is the text's own list, as a list of words would
- * be: it stays however linked. A rail's or a button's label ("You may also like:", "Read more:")
- * introduces no text.
+ * "The modules described in this chapter are:"), or indented as a quote after a paragraph of
+ * prose, is the text's own list, as a list of words would be: it stays however linked. A rail's
+ * or a button's label ("You may also like:", "Read more:") introduces no text.
  */
 export function isIntroducedList(s: FilterState, node: BlockNode): boolean {
   if (!INTRODUCED_TAGS.has(node.name)) return false;
@@ -235,6 +237,10 @@ export function isIntroducedList(s: FilterState, node: BlockNode): boolean {
   if (at.prev < 0) return false;
   const prev = s.nodes[at.prev]!;
   if (prev.name !== 'p' || prev.link + prev.card > prev.plain || prev.endChunk < 0) return false;
+  // A list the text indents as a quote right after a paragraph of its prose ("The built-in
+  // descriptors have been updated accordingly." over the three of them) goes on from that
+  // paragraph, whatever its last words: no menu or rail is set in a blockquote.
+  if (indented && prev.punct > 0 && prev.plain >= INDENTED_PROSE_MIN) return true;
   let text = '';
   for (let i = prev.startChunk; i < prev.endChunk; i++) text += s.out[i];
   if (!INTRODUCES.test(text)) return false;

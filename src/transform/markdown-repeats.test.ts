@@ -14,4 +14,10 @@ describe('repeated lines', () => {
     const line = 'The settings page lets every member of the team choose how often reports arrive by mail.';
     expect(withoutRepeatedText(`${line}\n\n${line}`).trim()).toBe(line);
   });
+
+  it('leaves a repeated sentence alone inside the spans it is told to keep', () => {
+    const line = 'The settings page lets every member of the team choose how often reports arrive by mail.';
+    const md = `${line}\n\n${line}`;
+    expect(withoutRepeatedText(md, [[line.length + 2, md.length]])).toBe(md);
+  });
 });

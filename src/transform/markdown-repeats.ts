@@ -14,7 +14,8 @@ import { isSpace } from './markdown-types.js';
 // further on. Further on, only a copy of several sentences in their order is a twin (a thread's
 // first post shown again, a mobile layout's text after the desktop one's): a restatement does not
 // copy a passage line for line. List items repeat by nature (the same feature in two products'
-// spec lists), as do code and table rows.
+// spec lists), as do code and table rows and a reference's descriptions of its entries (see
+// described-spans.ts).
 const REPEAT_LONG_WORDS = 12;
 const REPEAT_RUN = 3;
 const REPEAT_MIN_WORDS = 2;
@@ -90,6 +91,19 @@ export function withoutRepeatedImages(md: string): string {
   return out.join('\n').replace(/^\n+/, '').replace(/\n+$/, '');
 }
 
+/** Which lines start inside one of the character spans (in order, not overlapping). */
+function keptLines(lines: readonly string[], spans: ReadonlyArray<readonly [number, number]>): Uint8Array {
+  const kept = new Uint8Array(lines.length);
+  let offset = 0;
+  let s = 0;
+  for (let i = 0; i < lines.length && s < spans.length; i++) {
+    while (s < spans.length && spans[s]![1] <= offset) s++;
+    if (s < spans.length && offset >= spans[s]![0]) kept[i] = 1;
+    offset += lines[i]!.length + 1;
+  }
+  return kept;
+}
+
 /** Whether a line opens or closes a fenced code block (only one that starts with a backtick, a tilde, indentation or a quote's marker can). */
 function isFenceLine(line: string): boolean {
   if (line === '') return false;
@@ -101,9 +115,9 @@ function isFenceLine(line: string): boolean {
  * The content without the lines and the lists that templates render twice (see
  * withoutRepeatedLines and withoutRepeatedLists), split into lines once for both.
  */
-export function withoutRepeatedText(md: string): string {
+export function withoutRepeatedText(md: string, keep?: ReadonlyArray<readonly [number, number]>): string {
   const lines = md.split('\n');
-  const kept = withoutRepeatedLists(withoutRepeatedLines(lines));
+  const kept = withoutRepeatedLists(withoutRepeatedLines(lines, keep === undefined ? undefined : keptLines(lines, keep)));
   return kept === lines ? md : kept.join('\n');
 }
 
@@ -112,7 +126,7 @@ export function withoutRepeatedText(md: string): string {
  * render a slider's slides, a description's tabs or a mobile and a desktop layout of the same
  * text twice, and a reader sees it once. Returns `lines` itself when none goes.
  */
-function withoutRepeatedLines(lines: string[]): string[] {
+function withoutRepeatedLines(lines: string[], kept?: Uint8Array): string[] {
   // Per line: its text (undefined for blank, code, table and list lines), its position among the
   // lines that have one, the position of its first copy if it repeats one, and its word count.
   const keys: Array<string | undefined> = new Array<string | undefined>(lines.length);
@@ -131,7 +145,7 @@ function withoutRepeatedLines(lines: string[]): string[] {
     }
     if (fence) continue;
     const key = lineText(line);
-    if (key === '' || codeAt(key, 0) === 124 || isListItemLine(key)) continue;
+    if (key === '' || codeAt(key, 0) === 124 || isListItemLine(key) || (kept !== undefined && kept[i] === 1)) continue;
     keys[i] = key;
     ordinal[i] = nth++;
     const first = firstAt.get(key);

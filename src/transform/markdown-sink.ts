@@ -65,8 +65,8 @@ export class MarkdownSink implements ContentSink {
    * Templates render some text twice (a slider's cloned slides, a tab and its accordion twin),
    * and galleries a picture twice (its thumbnail strip): the markdown says it once.
    */
-  tidy(md: string): string {
-    return withoutRepeatedImages(withoutRepeatedText(md));
+  tidy(md: string, keep?: ReadonlyArray<readonly [number, number]>): string {
+    return withoutRepeatedImages(withoutRepeatedText(md, keep));
   }
 
   title(text: string): string {

@@ -16,6 +16,8 @@ export interface MainBlock {
   h1s: number;
   /** The chosen block's tag, when only its inside was chosen (see ContentSink.standalone). */
   rootName: string | undefined;
+  /** The output's chunk ranges the chunks are, in order (undefined: the whole output). */
+  ranges: ReadonlyArray<readonly [number, number]> | undefined;
 }
 
 export function selectMain(s: FilterState): MainBlock {
@@ -79,5 +81,5 @@ export function selectMain(s: FilterState): MainBlock {
     s.sink.dropUnpaired(ranges);
     chunks = ranges.length === 1 ? s.out.slice(ranges[0]![0], ranges[0]![1]) : ranges.flatMap(([from, to]) => s.out.slice(from, to));
   }
-  return { chunks, keptText, h1s, rootName };
+  return { chunks, keptText, h1s, rootName, ranges };
 }
