@@ -87,6 +87,25 @@ describe('markdown fidelity', () => {
     expect(md('<p>x <strong> </strong> y <em>z </em>w</p>')).toBe('x y *z* w');
   });
 
+  it('writes a line break inside a quote or a list item with the line prefix once', () => {
+    expect(md('<blockquote><p>First line<br>second line</p></blockquote>')).toBe('> First line\\\n> second line');
+    expect(md('<ul><li>First line<br>second line</li></ul>')).toBe('- First line\\\n  second line');
+  });
+
+  it('closes emphasis that ends with a line break before the break, and drops a break that ends its block', () => {
+    const reader = new MarkdownIt();
+    const signature = md('<p><strong>int parse(char *s)<br></strong>Reads a number.</p><p>Last line<br></p><p>Next.</p>');
+    expect(signature).toBe('**int parse(char \\*s)**\\\nReads a number.\n\nLast line\n\nNext.');
+    expect(reader.render(signature)).toContain('<strong>int parse(char *s)</strong><br>');
+  });
+
+  it('adds no markers for emphasis inside emphasis of its kind, as in a bold term with a bold name', () => {
+    const reader = new MarkdownIt();
+    const term = md('<dl><dt><strong>count</strong>(<em>items</em>)</dt><dd>How many.</dd></dl><p><em>one <em>two</em> three</em></p>');
+    expect(term).toBe('**count(*items*)**\nHow many.\n\n*one two three*');
+    expect(reader.render(term)).toContain('<strong>count(<em>items</em>)</strong>');
+  });
+
   it('makes link and image URLs absolute against the page URL', () => {
     const html =
       '<p>See <a href="/docs/a?b=1">the docs</a> and <img src="img/x.png" alt="X"> and <a href="https://other.example/">other</a>.</p>';

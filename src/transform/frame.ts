@@ -77,6 +77,7 @@ export class Frame {
     rowOpen: false,
     heading: '',
     cellBreak: false,
+    lineBreak: false,
   };
   startChunk = 0;
   startText = 0;

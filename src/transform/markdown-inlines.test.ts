@@ -81,7 +81,7 @@ describe('code spans holding backticks', () => {
 
 describe('cutting back output around nested code', () => {
   const fresh = (): MdMark => ({
-    sep: 0, sepPrefix: '', space: false, lineStart: true, fresh: 0, flushed: 0, cells: 0, rows: 0, rowOpen: false, heading: '', cellBreak: false,
+    sep: 0, sepPrefix: '', space: false, lineStart: true, fresh: 0, flushed: 0, cells: 0, rows: 0, rowOpen: false, heading: '', cellBreak: false, lineBreak: false,
   });
 
   it('leaves the code span whole when a link cut from inside it goes', () => {

@@ -56,7 +56,8 @@ export class InlineMarks {
     return this.holds(CODE);
   }
 
-  private holds(kind: number): boolean {
+  /** Whether a marker of this kind is open. */
+  holds(kind: number): boolean {
     const st = this.stack;
     for (let i = st.length - 1; i >= 0; i--) if (st[i]!.kind === kind) return true;
     return false;

@@ -62,6 +62,7 @@ export interface MdMark {
   rowOpen: boolean;
   heading: string;
   cellBreak: boolean;
+  lineBreak: boolean;
 }
 
 // What each element does; anything else is transparent inline (its text flows through).

@@ -41,6 +41,12 @@ export class MarkdownWriter {
   private inCell = 0;
   /** A block inside a cell ended or began: its next content is parted from the cell's earlier content. */
   private cellBreak = false;
+  /**
+   * A line break waiting for the next content. Written only then, it comes after the closers of
+   * emphasis that ends with the break (a closer at a line's start closes nothing in markdown),
+   * and a break that ends its block is left out (there it would be a stray backslash).
+   */
+  private lineBreak = false;
   private inPre = 0;
   private preStart = false;
   private preFence = -1;
@@ -72,6 +78,7 @@ export class MarkdownWriter {
     this.tables.mark(m);
     m.heading = this.heading;
     m.cellBreak = this.cellBreak;
+    m.lineBreak = this.lineBreak;
   }
 
   restore(m: MdMark): void {
@@ -84,6 +91,7 @@ export class MarkdownWriter {
     this.tables.restore(m);
     this.heading = m.heading;
     this.cellBreak = m.cellBreak;
+    this.lineBreak = m.lineBreak;
     while (this.loose.length > 0 && this.loose[this.loose.length - 1]! >= this.out.length) this.loose.length--;
   }
 
@@ -234,11 +242,7 @@ export class MarkdownWriter {
         // In code it is one too: a code span is one line.
         if (this.inHeading > 0 || this.marks.inLink() || this.marks.inCode()) this.space = true;
         else if (this.inCell > 0) this.cellBreak = true;
-        else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) {
-          this.out.push('\\\n' + this.linePrefix());
-          this.space = false;
-          this.lineStart = true;
-        }
+        else if (!this.lineStart && this.sep === 0 && this.fresh >= this.containers.length) this.lineBreak = true;
         return;
       case RULE:
         if (this.inCell > 0 || this.inHeading > 0) return;
@@ -382,7 +386,7 @@ export class MarkdownWriter {
     // Text is text: marks that a markdown reader would take for syntax are escaped, code aside.
     if (top?.kind !== CODE) {
       if (MAY_NEED_ESCAPE.test(s)) s = escapeInline(s, !inLink);
-      if (inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0)) s = escapeLineStart(s);
+      if (inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0 || this.lineBreak)) s = escapeLineStart(s);
     }
     // A pipe splits a table's cell wherever it stands, inside a link, emphasis or code too.
     if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
@@ -443,9 +447,13 @@ export class MarkdownWriter {
     if (n > this.sep) this.sep = n;
   }
 
-  /** Opens an inline marker; inside a code span, where markdown has none, the element adds nothing. */
+  /**
+   * Opens an inline marker. Inside a code span, where markdown has none, the element adds nothing;
+   * so does emphasis inside emphasis of its kind (a bold word in a bold term): HTML shows no
+   * change, and markdown would run the markers together (`****`).
+   */
   private inline(kind: number, open: string): void {
-    if (this.marks.inCode()) this.kinds[this.kinds.length - 1] = 0;
+    if (this.marks.inCode() || (kind !== CODE && this.marks.holds(kind))) this.kinds[this.kinds.length - 1] = 0;
     else this.marks.push(kind, open, '');
   }
 
@@ -472,7 +480,11 @@ export class MarkdownWriter {
       this.sep = 0;
       this.lineStart = true;
       this.space = false;
+    } else if (this.lineBreak) {
+      this.out.push('\\\n');
+      this.lineStart = true;
     }
+    this.lineBreak = false;
     if (this.lineStart) {
       const p = this.linePrefix();
       if (p !== '' && this.inCell === 0) this.out.push(p);
