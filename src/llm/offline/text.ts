@@ -188,6 +188,10 @@ for (let c = 0; c < 128; c++) wordChar[c] = /[A-Za-z0-9'_-]/.test(String.fromCha
 /** ' _ -: a word's characters that are neither letters nor digits. */
 const isMark = (c: number) => c === 39 || c === 95 || c === 45;
 
+const encoder = new TextEncoder();
+/** The UTF-8 bytes of the sentence being read. */
+let bytes = new Uint8Array(1024);
+
 /** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
 let scratch: Int32Array = new Int32Array(256);
 const grown = (a: Int32Array): Int32Array => {
@@ -197,8 +201,8 @@ const grown = (a: Int32Array): Int32Array => {
 };
 
 /**
- * The ids of a sentence's terms. Its words are runs of ASCII letters, digits and ' _ -, read in
- * place. In ASCII text a run that starts with ' _ or - is no word; where the text also holds
+ * The ids of a sentence's terms. Its words are runs of ASCII letters, digits and ' _ -, read from
+ * its bytes. In ASCII text a run that starts with ' _ or - is no word; where the text also holds
  * non-ASCII characters, all of them neither letters nor digits (arrows, dashes, curly quotes),
  * a word starts at the run's first letter or digit, as the Unicode word pattern reads it. Text
  * with other non-ASCII characters goes through that pattern.
@@ -222,10 +226,12 @@ function sentenceIds(text: string): Int32Array {
     }
     unicode = true;
   }
-  const len = text.length;
+  // Non-ASCII characters become bytes from 128 up: not word characters, as the pattern reads them.
+  if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
+  const len = encoder.encodeInto(text, bytes).written;
   let i = 0;
   while (i < len) {
-    let c = text.charCodeAt(i);
+    let c = bytes[i]!;
     if (c >= 128 || wordChar[c] === 0) {
       i++;
       continue;
@@ -234,20 +240,20 @@ function sentenceIds(text: string): Int32Array {
     if (isMark(c)) {
       if (!unicode) {
         // Not a word: skip the run.
-        while (i < len && (c = text.charCodeAt(i)) < 128 && wordChar[c] === 1) i++;
+        while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) i++;
         continue;
       }
-      while (i < len && isMark(text.charCodeAt(i))) i++;
+      while (i < len && isMark(bytes[i]!)) i++;
       start = i;
     }
     let h = HASH_START;
-    while (i < len && (c = text.charCodeAt(i)) < 128 && wordChar[c] === 1) {
+    while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) {
       h = hashStep(h, lowerAscii(c));
       i++;
     }
     // Single letters and digits are no terms.
     if (i - start < 2) continue;
-    const id = pageWords.idOf(text, start, i, h);
+    const id = pageWords.idOf(bytes, start, i, h);
     if (id < 0) continue;
     if (n === scratch.length) scratch = grown(scratch);
     scratch[n++] = id;
@@ -259,6 +265,5 @@ export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
   const vocab = pageWords.begin();
   const ids = list.map((s) => (s.heading ? new Int32Array(0) : sentenceIds(s.text)));
-  pageWords.end();
   return { sentences: list, ids, vocab };
 }
