@@ -210,7 +210,11 @@ const grown = (a: Int32Array): Int32Array => {
 function sentenceIds(text: string): Int32Array {
   let n = 0;
   let unicode = false;
-  if (NON_ASCII.test(text)) {
+  // Non-ASCII characters become bytes from 128 up: not word characters, as the pattern reads them.
+  if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
+  const len = encoder.encodeInto(text, bytes).written;
+  // One byte a character: all ASCII.
+  if (len !== text.length) {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c >= 128 && !isInert(c)) {
@@ -226,9 +230,6 @@ function sentenceIds(text: string): Int32Array {
     }
     unicode = true;
   }
-  // Non-ASCII characters become bytes from 128 up: not word characters, as the pattern reads them.
-  if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
-  const len = encoder.encodeInto(text, bytes).written;
   let i = 0;
   while (i < len) {
     let c = bytes[i]!;
