@@ -38,4 +38,18 @@ describe('analyse', () => {
     expect(page.ids[0]).toHaveLength(0);
     expect(Array.from(page.ids[1]!, (id) => words[id])).toEqual(terms('The café serves crème brûlée.'));
   });
+
+  it('reads words as terms() does, with and without punctuation beyond ASCII', () => {
+    const lines = [
+      'Run vacuumdb --analyze-only and \'quoted\' names_here, then x-y ab--cd.',
+      'Run vacuumdb --analyze-only \u2192 \u201cquoted\u201d names_here \u2014 then x-y ab--cd.',
+      'The ovens\u200b bake; Na\u00efve caf\u00e9 --baking\u2019s BREAD.',
+    ];
+    const page = analyse(lines.join('\n\n'));
+    const words = [...page.vocab.keys()];
+    expect(page.ids.map((ids) => Array.from(ids, (id) => words[id]))).toEqual(lines.map((l) => terms(l)));
+    // In ASCII text a run that starts with - or ' is no word; beside a curly quote it is.
+    expect(terms(lines[0]!)).not.toContain('analyze-only');
+    expect(terms(lines[1]!)).toContain('analyze-only');
+  });
 });

@@ -3,6 +3,7 @@
  * highlights and question answering rank. Kept verbatim (no rewording): every passage these
  * algorithms return is a quote from the page.
  */
+import { HASH_START, hashStep, lowerAscii, PageWords } from './page-words.js';
 
 export interface Sentence {
   text: string;
@@ -154,14 +155,42 @@ export interface PageText {
   vocab: Map<string, number>;
 }
 
-const NOT_ASCII_WORD_ANY_CASE = /[^A-Za-z0-9'_-]+/;
-const ASCII_CAPITAL = /[A-Z]/;
-
 /** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
 function unicodeWords(text: string): string[] {
   const lower = text.toLowerCase();
   return NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
 }
+
+/** The term a lower-cased word counts as; undefined for a stopword or what is no word. */
+function termOf(w: string): string | undefined {
+  const c = w.charCodeAt(0);
+  return w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w) ? undefined : stem(w);
+}
+
+const pageWords = new PageWords(termOf);
+
+/** Per character code: 1 when it is neither letter nor digit and lower-casing leaves it as it is. */
+const inert = new Uint8Array(0x10000);
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+function isInert(c: number): boolean {
+  // Half of a surrogate pair may be half of a letter.
+  if (c >= 0xd800 && c <= 0xdfff) return false;
+  if (inert[c] === 0) {
+    const ch = String.fromCharCode(c);
+    inert[c] = LETTER_OR_DIGIT.test(ch) || ch.toLowerCase() !== ch ? 2 : 1;
+  }
+  return inert[c] === 1;
+}
+
+/** Letters, digits and ' _ -: the characters an ASCII word is made of. */
+const wordChar = new Uint8Array(128);
+for (let c = 0; c < 128; c++) wordChar[c] = /[A-Za-z0-9'_-]/.test(String.fromCharCode(c)) ? 1 : 0;
+/** ' _ -: a word's characters that are neither letters nor digits. */
+const isMark = (c: number) => c === 39 || c === 95 || c === 45;
+
+const encoder = new TextEncoder();
+/** The UTF-8 bytes of the sentence being read. */
+let bytes = new Uint8Array(1024);
 
 /** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
 let scratch: Int32Array = new Int32Array(256);
@@ -171,40 +200,71 @@ const grown = (a: Int32Array): Int32Array => {
   return next;
 };
 
+/**
+ * The ids of a sentence's terms. Its words are runs of ASCII letters, digits and ' _ -, read from
+ * its bytes. In ASCII text a run that starts with ' _ or - is no word; where the text also holds
+ * non-ASCII characters, all of them neither letters nor digits (arrows, dashes, curly quotes),
+ * a word starts at the run's first letter or digit, as the Unicode word pattern reads it. Text
+ * with other non-ASCII characters goes through that pattern.
+ */
+function sentenceIds(text: string): Int32Array {
+  let n = 0;
+  let unicode = false;
+  // Non-ASCII characters become bytes from 128 up: not word characters, as the pattern reads them.
+  if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
+  const len = encoder.encodeInto(text, bytes).written;
+  // One byte a character: all ASCII.
+  if (len !== text.length) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 && !isInert(c)) {
+        for (const w of unicodeWords(text)) {
+          if (!w) continue;
+          const id = pageWords.idOfWord(w);
+          if (id < 0) continue;
+          if (n === scratch.length) scratch = grown(scratch);
+          scratch[n++] = id;
+        }
+        return scratch.slice(0, n);
+      }
+    }
+    unicode = true;
+  }
+  let i = 0;
+  while (i < len) {
+    let c = bytes[i]!;
+    if (c >= 128 || wordChar[c] === 0) {
+      i++;
+      continue;
+    }
+    let start = i;
+    if (isMark(c)) {
+      if (!unicode) {
+        // Not a word: skip the run.
+        while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) i++;
+        continue;
+      }
+      while (i < len && isMark(bytes[i]!)) i++;
+      start = i;
+    }
+    let h = HASH_START;
+    while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) {
+      h = hashStep(h, lowerAscii(c));
+      i++;
+    }
+    // Single letters and digits are no terms.
+    if (i - start < 2) continue;
+    const id = pageWords.idOf(bytes, start, i, h);
+    if (id < 0) continue;
+    if (n === scratch.length) scratch = grown(scratch);
+    scratch[n++] = id;
+  }
+  return scratch.slice(0, n);
+}
+
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
-  const vocab = new Map<string, number>();
-  // Per page, each distinct word is stemmed and looked up once (-1: a stopword or not a word);
-  // a cased form counts as its lower case.
-  const wordIds = new Map<string, number>();
-  const idOf = (w: string): number => {
-    let id = wordIds.get(w);
-    if (id !== undefined) return id;
-    const c = w.charCodeAt(0);
-    if (ASCII_CAPITAL.test(w)) id = idOf(w.toLowerCase());
-    else if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) id = -1;
-    else {
-      const t = stem(w);
-      id = vocab.get(t);
-      if (id === undefined) vocab.set(t, (id = vocab.size));
-    }
-    wordIds.set(w, id);
-    return id;
-  };
-  const ids = list.map((s) => {
-    if (s.heading) return new Int32Array(0);
-    // ASCII text splits as it is written, each cased form lower-cased once (by idOf) rather than
-    // every sentence copied in lower case.
-    const words = NON_ASCII.test(s.text) ? unicodeWords(s.text) : s.text.split(NOT_ASCII_WORD_ANY_CASE);
-    let n = 0;
-    for (const w of words) {
-      if (!w) continue;
-      const id = idOf(w);
-      if (id < 0) continue;
-      if (n === scratch.length) scratch = grown(scratch);
-      scratch[n++] = id;
-    }
-    return scratch.slice(0, n);
-  });
+  const vocab = pageWords.begin();
+  const ids = list.map((s) => (s.heading ? new Int32Array(0) : sentenceIds(s.text)));
   return { sentences: list, ids, vocab };
 }
