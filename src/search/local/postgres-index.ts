@@ -24,13 +24,21 @@ interface Row {
 export class PostgresIndex implements LocalIndex {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async upsert(teamId: string, p: PageText, indexedAt = Date.now()): Promise<void> {
+  async upsert(teamId: string, p: PageText, indexedAt = Date.now(), sourceHash?: string): Promise<void> {
     const doc = sql`setweight(to_tsvector(${CONFIG}, ${p.title}), 'A') || setweight(to_tsvector(${CONFIG}, ${p.urlWords + ' ' + p.headings}), 'B')
       || setweight(to_tsvector(${CONFIG}, ${p.description}), 'C') || setweight(to_tsvector(${CONFIG}, ${p.body}), 'D')`;
-    await sql`INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, doc)
-      VALUES (${teamId}, ${p.url}, ${p.host}, ${p.title}, ${p.description}, ${p.body}, ${p.publishedAt ?? null}, ${indexedAt}, ${doc})
+    await sql`INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, doc, source_hash)
+      VALUES (${teamId}, ${p.url}, ${p.host}, ${p.title}, ${p.description}, ${p.body}, ${p.publishedAt ?? null}, ${indexedAt}, ${doc}, ${sourceHash ?? null})
       ON CONFLICT (team_id, url) DO UPDATE SET host = excluded.host, title = excluded.title, description = excluded.description,
-        body = excluded.body, published_at = excluded.published_at, indexed_at = excluded.indexed_at, doc = excluded.doc`.execute(this.db);
+        body = excluded.body, published_at = excluded.published_at, indexed_at = excluded.indexed_at, doc = excluded.doc,
+        source_hash = excluded.source_hash`.execute(this.db);
+  }
+
+  /** One statement, in which the hash is checked: a write from another process in between wins. */
+  async renew(teamId: string, url: string, sourceHash: string, indexedAt = Date.now()): Promise<boolean> {
+    const res = await sql`UPDATE search_pages SET indexed_at = ${indexedAt}
+      WHERE team_id = ${teamId} AND url = ${url} AND source_hash = ${sourceHash}`.execute(this.db);
+    return Number(res.numAffectedRows ?? 0) > 0;
   }
 
   async remove(teamId: string, url: string): Promise<void> {
