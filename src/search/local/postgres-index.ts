@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { PageText } from './page-text.js';
 import { candidateCaps, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import { PostgresRenewals } from './postgres-renewals.js';
 import { filters, prefixFilter } from './sql-filters.js';
 
 /** Stemming as SQLite's porter tokenizer does, so both modes find the same pages. */
@@ -22,7 +23,11 @@ interface Row {
 }
 
 export class PostgresIndex implements LocalIndex {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly renewals: PostgresRenewals;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.renewals = new PostgresRenewals(db);
+  }
 
   async upsert(teamId: string, p: PageText, indexedAt = Date.now(), sourceHash?: string): Promise<void> {
     const doc = sql`setweight(to_tsvector(${CONFIG}, ${p.title}), 'A') || setweight(to_tsvector(${CONFIG}, ${p.urlWords + ' ' + p.headings}), 'B')
@@ -34,11 +39,9 @@ export class PostgresIndex implements LocalIndex {
         source_hash = excluded.source_hash`.execute(this.db);
   }
 
-  /** One statement, in which the hash is checked: a write from another process in between wins. */
+  /** The hash is checked in the UPDATE itself: a write from another process in between wins. */
   async renew(teamId: string, url: string, sourceHash: string, indexedAt = Date.now()): Promise<boolean> {
-    const res = await sql`UPDATE search_pages SET indexed_at = ${indexedAt}
-      WHERE team_id = ${teamId} AND url = ${url} AND source_hash = ${sourceHash}`.execute(this.db);
-    return Number(res.numAffectedRows ?? 0) > 0;
+    return this.renewals.renew(teamId, url, sourceHash, indexedAt);
   }
 
   async remove(teamId: string, url: string): Promise<void> {

@@ -73,6 +73,20 @@ describe.each(backends)('local index writes ($name)', ({ url }) => {
     expect((await find('copper')).map((h) => h.date)).toEqual([Date.UTC(2025, 0, 1)]);
   });
 
+  it('answers each of many renewals made at once', async () => {
+    const urls = Array.from({ length: 20 }, (_, i) => `${URL_A}/${i}`);
+    await Promise.all(urls.map((u, i) => index.upsert('a', page(`copper kettle number ${i}`, u), Date.UTC(2024, 0, 1), `h${i}`)));
+    await find('copper');
+    // Even pages with their own hash, odd ones with another, and all of them for another team.
+    const answers = await Promise.all([
+      ...urls.map((u, i) => index.renew('a', u, i % 2 ? 'changed' : `h${i}`, Date.UTC(2025, 0, 1))),
+      ...urls.map((u, i) => index.renew('b', u, `h${i}`, Date.UTC(2025, 0, 1))),
+    ]);
+    expect(answers).toEqual([...urls.map((_, i) => i % 2 === 0), ...urls.map(() => false)]);
+    const dates = await index.search({ teamId: 'a', query: 'copper kettle', limit: 20, from: Date.UTC(2024, 6, 1) });
+    expect(dates).toHaveLength(10);
+  });
+
   it('expires pages by their renewed dates', async () => {
     await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1), 'one');
     await index.upsert('a', page('an iron teapot', `${URL_A}/teapot`), Date.UTC(2024, 0, 1), 'two');
