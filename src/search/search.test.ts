@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dedupeKey, filterHits, mergeHits } from './filters.js';
 import { bestSnippet } from './local/snippet.js';
-import { markdownToText, pageText } from './local/page-text.js';
+import { markdownToText, pageSource, pageText } from './local/page-text.js';
 import { parseTbs, searxTimeRange, windowOf, type TimeFilter } from './tbs.js';
 import type { Document } from '../core/document.js';
 
@@ -64,6 +64,23 @@ describe('page text and snippets', () => {
     expect(p.body).toContain('Use SELECT to read rows.');
     expect(p.urlWords).toBe('docs example com sql select html');
     expect(markdownToText('a [b](c) `d`')).toBe('a b d');
+  });
+
+  it('hashes everything the page text is read from, and nothing else', () => {
+    const doc = (markdown: string, metadata: Record<string, unknown> = {}) =>
+      ({ markdown, metadata: { url: 'https://docs.example.com/a.html#part', sourceURL: 'x', title: 'A', statusCode: 200, ...metadata } }) as unknown as Document;
+    const base = pageSource(doc('# A\n\nSome text.'))!;
+    expect(base.url).toBe('https://docs.example.com/a.html');
+    expect(pageSource(doc('# A\n\nSome text.', { scrapeId: 'other', statusCode: 304 }))).toEqual(base);
+    for (const changed of [
+      doc('# A\n\nOther text.'),
+      doc('# A\n\nSome text.', { title: 'B' }),
+      doc('# A\n\nSome text.', { ogDescription: 'About A' }),
+      doc('# A\n\nSome text.', { publishedTime: '2025-01-01' }),
+    ]) {
+      expect(pageSource(changed)!.hash).not.toBe(base.hash);
+    }
+    expect(pageSource(doc('text', { url: 'ftp://docs.example.com/a' }))).toBeUndefined();
   });
 
   it('picks the passage with the most query words', () => {

@@ -1,12 +1,13 @@
 /**
  * Keeps the local index in step with what the pipeline fetches: a page that came back is
- * (re)indexed for its team; one that is gone (404, 410) leaves the index. Indexing never fails
- * a scrape: an error is logged and the page simply is not findable until its next fetch.
+ * (re)indexed for its team, or only dated anew when unchanged; one that is gone (404, 410)
+ * leaves the index. Indexing never fails a scrape: an error is logged and the page simply is
+ * not findable until its next fetch.
  */
 import type { Logger } from 'pino';
 import type { Document } from '../../core/document.js';
 import type { LocalIndex } from './local-index.js';
-import { pageText } from './page-text.js';
+import { pageSource, pageText } from './page-text.js';
 
 export class PageIndexer {
   constructor(
@@ -23,8 +24,11 @@ export class PageIndexer {
         return;
       }
       if (status >= 400) return;
+      // A page fetched again unchanged only has its date renewed: reading its text is the cost.
+      const source = pageSource(doc);
+      if (!source || (await this.pages.renew(teamId, source.url, source.hash))) return;
       const page = pageText(doc);
-      if (page) await this.pages.upsert(teamId, page);
+      if (page) await this.pages.upsert(teamId, page, undefined, source.hash);
     } catch (err) {
       this.log.warn({ err, url: doc.metadata.sourceURL }, 'could not index page for search');
     }

@@ -30,7 +30,14 @@ export interface LocalHit {
 }
 
 export interface LocalIndex {
-  upsert(teamId: string, page: PageText, indexedAt?: number): Promise<void>;
+  /** `sourceHash` (page-text.ts `pageSource`) lets a later fetch of the same source `renew` it. */
+  upsert(teamId: string, page: PageText, indexedAt?: number, sourceHash?: string): Promise<void>;
+  /**
+   * Renews the date of a page upserted from a source with this hash, and answers true; false
+   * when the index holds no such page (new, changed, or indexed without a hash): the caller then
+   * upserts it.
+   */
+  renew(teamId: string, url: string, sourceHash: string, indexedAt?: number): Promise<boolean>;
   remove(teamId: string, url: string): Promise<void>;
   /** Drops pages indexed before `before`, at most `max`; returns how many went. */
   purge(before: number, max?: number): Promise<number>;

@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { PageText } from './page-text.js';
 import { candidateCaps, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import { PostgresRenewals } from './postgres-renewals.js';
 import { filters, prefixFilter } from './sql-filters.js';
 
 /** Stemming as SQLite's porter tokenizer does, so both modes find the same pages. */
@@ -22,15 +23,25 @@ interface Row {
 }
 
 export class PostgresIndex implements LocalIndex {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly renewals: PostgresRenewals;
 
-  async upsert(teamId: string, p: PageText, indexedAt = Date.now()): Promise<void> {
+  constructor(private readonly db: Kysely<Database>) {
+    this.renewals = new PostgresRenewals(db);
+  }
+
+  async upsert(teamId: string, p: PageText, indexedAt = Date.now(), sourceHash?: string): Promise<void> {
     const doc = sql`setweight(to_tsvector(${CONFIG}, ${p.title}), 'A') || setweight(to_tsvector(${CONFIG}, ${p.urlWords + ' ' + p.headings}), 'B')
       || setweight(to_tsvector(${CONFIG}, ${p.description}), 'C') || setweight(to_tsvector(${CONFIG}, ${p.body}), 'D')`;
-    await sql`INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, doc)
-      VALUES (${teamId}, ${p.url}, ${p.host}, ${p.title}, ${p.description}, ${p.body}, ${p.publishedAt ?? null}, ${indexedAt}, ${doc})
+    await sql`INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, doc, source_hash)
+      VALUES (${teamId}, ${p.url}, ${p.host}, ${p.title}, ${p.description}, ${p.body}, ${p.publishedAt ?? null}, ${indexedAt}, ${doc}, ${sourceHash ?? null})
       ON CONFLICT (team_id, url) DO UPDATE SET host = excluded.host, title = excluded.title, description = excluded.description,
-        body = excluded.body, published_at = excluded.published_at, indexed_at = excluded.indexed_at, doc = excluded.doc`.execute(this.db);
+        body = excluded.body, published_at = excluded.published_at, indexed_at = excluded.indexed_at, doc = excluded.doc,
+        source_hash = excluded.source_hash`.execute(this.db);
+  }
+
+  /** The hash is checked in the UPDATE itself: a write from another process in between wins. */
+  async renew(teamId: string, url: string, sourceHash: string, indexedAt = Date.now()): Promise<boolean> {
+    return this.renewals.renew(teamId, url, sourceHash, indexedAt);
   }
 
   async remove(teamId: string, url: string): Promise<void> {

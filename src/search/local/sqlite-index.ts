@@ -4,7 +4,9 @@
  * of their own (sqlite-writer.ts). The full-text table is contentless, with the page text kept
  * once in `search_pages` for snippets and filters; a page's team is checked there, in the same
  * query. (A per-team token inside the match made every query read that team's whole posting
- * list: eight times slower at the median on 100,000 pages.)
+ * list: eight times slower at the median on 100,000 pages.) The hashes come before the text in
+ * a row: a long text spills onto overflow pages, which SQLite walks to reach any column after it,
+ * and reading a hash after a 20 kB text took nearly twice as long as reading it before.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,13 +20,14 @@ CREATE TABLE IF NOT EXISTS search_pages (
   id INTEGER PRIMARY KEY,
   team_id TEXT NOT NULL,
   url TEXT NOT NULL,
+  source_hash TEXT,
+  text_hash TEXT,
   host TEXT NOT NULL,
   title TEXT NOT NULL,
   description TEXT NOT NULL,
   body TEXT NOT NULL,
   published_at INTEGER,
   indexed_at INTEGER NOT NULL,
-  text_hash TEXT,
   UNIQUE (team_id, url)
 );
 CREATE INDEX IF NOT EXISTS search_pages_indexed_at ON search_pages (indexed_at);
@@ -50,6 +53,9 @@ export class SqliteIndex implements LocalIndex {
   private readonly db: SQLite.Database;
   private readonly writer: IndexWriter;
   private readonly statements = new Map<string, SQLite.Statement>();
+  /** Upserts and removals sent to the writer and not yet done, by `pageKey`. */
+  private readonly unsettled = new Map<string, number>();
+  private purging = 0;
 
   /** `onWriteError` hears of pages that could not be indexed (writes are buffered: sqlite-writer.ts). */
   constructor(
@@ -61,23 +67,54 @@ export class SqliteIndex implements LocalIndex {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
-    // Indexes made before pages kept their text's hash gain the column; their pages are indexed again once.
+    // Indexes made before pages kept their text's and their source's hashes gain the columns;
+    // their pages are indexed again once.
     const columns = this.db.pragma('table_info(search_pages)') as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'text_hash')) this.db.exec('ALTER TABLE search_pages ADD COLUMN text_hash TEXT');
+    for (const column of ['text_hash', 'source_hash']) {
+      if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE search_pages ADD COLUMN ${column} TEXT`);
+    }
     this.writer = new IndexWriter(file, onWriteError);
   }
 
   /** Resolves once the page is buffered; it is searchable at once, written within FLUSH_MS. */
-  async upsert(teamId: string, page: PageText, indexedAt = Date.now()): Promise<void> {
-    this.writer.buffer({ op: 'upsert', teamId, page, indexedAt });
+  async upsert(teamId: string, page: PageText, indexedAt = Date.now(), sourceHash?: string): Promise<void> {
+    this.track(teamId, page.url, this.writer.buffer({ op: 'upsert', teamId, page, indexedAt, ...(sourceHash ? { sourceHash } : {}) }));
+  }
+
+  /**
+   * Reads the page's source hash on this thread (some microseconds) and buffers only the new date.
+   * The file shows what the writer has committed: while a write that may change the page is on
+   * its way (its upsert or removal, any purge) the answer is false, and the caller upserts.
+   */
+  async renew(teamId: string, url: string, sourceHash: string, indexedAt = Date.now()): Promise<boolean> {
+    if (this.purging > 0 || this.unsettled.has(pageKey(teamId, url))) return false;
+    if (!this.statement('SELECT 1 FROM search_pages WHERE team_id = ? AND url = ? AND source_hash = ?').get(teamId, url, sourceHash)) return false;
+    void this.writer.buffer({ op: 'renew', teamId, url, sourceHash, indexedAt });
+    return true;
   }
 
   async remove(teamId: string, url: string): Promise<void> {
-    this.writer.buffer({ op: 'remove', teamId, url });
+    this.track(teamId, url, this.writer.buffer({ op: 'remove', teamId, url }));
   }
 
   async purge(before: number, max = 1000): Promise<number> {
-    return (await this.writer.write({ op: 'purge', before, max })) as number;
+    this.purging++;
+    try {
+      return (await this.writer.write({ op: 'purge', before, max })) as number;
+    } finally {
+      this.purging--;
+    }
+  }
+
+  /** Counts the page's writes on their way until each is done. */
+  private track(teamId: string, url: string, done: Promise<void>): void {
+    const key = pageKey(teamId, url);
+    this.unsettled.set(key, (this.unsettled.get(key) ?? 0) + 1);
+    void done.then(() => {
+      const left = (this.unsettled.get(key) ?? 1) - 1;
+      if (left > 0) this.unsettled.set(key, left);
+      else this.unsettled.delete(key);
+    });
   }
 
   async search(q: LocalQuery): Promise<LocalHit[]> {
@@ -163,6 +200,9 @@ export class SqliteIndex implements LocalIndex {
     return s;
   }
 }
+
+/** A parsed URL holds no line break, so this keys one team's page unambiguously. */
+const pageKey = (teamId: string, url: string) => `${teamId}\n${url}`;
 
 /** Domain, date and URL-prefix conditions on `search_pages p`, as SQL and parameters. */
 function filters(q: LocalQuery): { clause: string; params: unknown[] } {

@@ -10,14 +10,17 @@
  * on the PostgreSQL manual's text, 0.116 ms of CPU a page in commits of 64, 0.133 in 16). A crash
  * loses the buffered writes, which the next fetch of those pages makes again; reads call `settle`
  * first, so a page is found as soon as its scrape has answered. A page whose text is unchanged
- * since it was indexed (same hash) only has its date renewed, not its text tokenized again.
+ * since it was indexed (same hash) only has its date renewed, not its text tokenized again; a
+ * `renew` does only that, for a page its caller knows unchanged (sqlite-index.ts).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { PageText } from './page-text.js';
 
 export type WriteOp =
-  | { op: 'upsert'; teamId: string; page: PageText; indexedAt: number }
+  | { op: 'upsert'; teamId: string; page: PageText; indexedAt: number; sourceHash?: string }
+  /** Renews the date of the page if it still holds the source with this hash. */
+  | { op: 'renew'; teamId: string; url: string; sourceHash: string; indexedAt: number }
   | { op: 'remove'; teamId: string; url: string }
   | { op: 'purge'; before: number; max: number }
   /** Does nothing: answered once every write sent before it is done. */
@@ -36,29 +39,39 @@ const db = new Database(workerData.file);
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = NORMAL');
 const find = db.prepare('SELECT id, text_hash FROM search_pages WHERE team_id = ? AND url = ?');
-const touch = db.prepare('UPDATE search_pages SET indexed_at = ? WHERE id = ?');
+const touch = db.prepare('UPDATE search_pages SET indexed_at = ?, source_hash = ? WHERE id = ?');
+const renew = db.prepare('UPDATE search_pages SET indexed_at = ? WHERE team_id = ? AND url = ? AND source_hash = ?');
 const dropText = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
 const dropPage = db.prepare('DELETE FROM search_pages WHERE id = ?');
-const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ?, text_hash = ? WHERE id = ?');
-const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, text_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ?, text_hash = ?, source_hash = ? WHERE id = ?');
+const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, text_hash, source_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
 const insertText = db.prepare('INSERT INTO search_fts (rowid, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, ?)');
 const oldest = db.prepare('SELECT id FROM search_pages WHERE indexed_at < ? ORDER BY indexed_at LIMIT ?');
+// Prepared once: parsing these again for every write cost as much as a renewal itself.
+const savepoint = db.prepare('SAVEPOINT unit');
+const release = db.prepare('RELEASE unit');
+const rollback = db.prepare('ROLLBACK TO unit');
 function run(m) {
+  if (m.op === 'renew') {
+    renew.run(m.indexedAt, m.teamId, m.url, m.sourceHash);
+    return null;
+  }
   if (m.op === 'upsert') {
     const p = m.page;
     const hash = createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.body, p.urlWords, p.publishedAt ?? null])).digest('base64');
     const prev = find.get(m.teamId, p.url);
     let id;
+    const source = m.sourceHash ?? null;
     if (prev && prev.text_hash === hash) {
-      touch.run(m.indexedAt, prev.id);
+      touch.run(m.indexedAt, source, prev.id);
       return null;
     }
     if (prev) {
       id = prev.id;
       dropText.run(id);
-      update.run(p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash, id);
+      update.run(p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash, source, id);
     } else {
-      id = insert.run(m.teamId, p.url, p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash).lastInsertRowid;
+      id = insert.run(m.teamId, p.url, p.host, p.title, p.description, p.body, p.publishedAt ?? null, m.indexedAt, hash, source).lastInsertRowid;
     }
     insertText.run(id, p.title, p.urlWords, p.headings, p.description, p.body);
     return null;
@@ -83,13 +96,13 @@ function flush() {
   try {
     db.transaction(() => {
       for (const m of batch) {
-        db.exec('SAVEPOINT unit');
+        savepoint.run();
         try {
           results.push({ id: m.id, value: run(m) });
-          db.exec('RELEASE unit');
+          release.run();
         } catch (e) {
-          db.exec('ROLLBACK TO unit');
-          db.exec('RELEASE unit');
+          rollback.run();
+          release.run();
           results.push({ id: m.id, error: String((e && e.message) || e) });
         }
       }
@@ -157,11 +170,18 @@ export class IndexWriter {
     );
   }
 
-  /** Buffers a write; it reaches the index within FLUSH_MS. */
-  buffer(op: WriteOp): void {
-    this.enqueue(op).catch((err: Error) => this.onError(err));
+  /**
+   * Buffers a write; it reaches the index within FLUSH_MS. Resolves once it is done or has
+   * failed (failures go to `onError`).
+   */
+  buffer(op: WriteOp): Promise<void> {
+    const done = this.enqueue(op).then(
+      () => undefined,
+      (err: Error) => this.onError(err),
+    );
     if (this.pending.length >= FLUSH_AT) this.send();
     else this.timer ??= setTimeout(() => this.send(), FLUSH_MS);
+    return done;
   }
 
   /** Writes now, with whatever is buffered before it, and answers with the write's result. */

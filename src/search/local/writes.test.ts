@@ -1,8 +1,9 @@
 /**
  * What a write to the local index promises, on SQLite and (with DATABASE_URL) PostgreSQL: a page
  * is found as soon as its upsert has answered, even while the SQLite writes wait in their buffer;
- * fetching a page again with the same text renews its date; new text replaces the old; a removed
- * page is gone; and pages indexed before text hashes were kept are indexed again, not skipped.
+ * fetching a page again with the same text renews its date, as `renew` does for the same source;
+ * new text replaces the old; a removed or expired page is gone; and pages indexed before text
+ * hashes were kept are indexed again, not skipped.
  */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -56,6 +57,47 @@ describe.each(backends)('local index writes ($name)', ({ url }) => {
     await index.upsert('a', page('an iron teapot'));
     expect(await find('copper')).toEqual([]);
     expect((await find('teapot')).map((h) => h.body)).toEqual(['an iron teapot']);
+  });
+
+  it('renews the date of a page only while it holds the same source', async () => {
+    expect(await index.renew('a', URL_A, 'one', Date.UTC(2025, 0, 1))).toBe(false);
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1));
+    // Indexed without a source hash (before they were kept): never taken for unchanged.
+    expect(await index.renew('a', URL_A, 'one', Date.UTC(2025, 0, 1))).toBe(false);
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1), 'one');
+    await find('copper');
+    expect(await index.renew('a', URL_A, 'two', Date.UTC(2025, 0, 1))).toBe(false);
+    expect(await index.renew('b', URL_A, 'one', Date.UTC(2025, 0, 1))).toBe(false);
+    expect((await find('copper')).map((h) => h.date)).toEqual([Date.UTC(2024, 0, 1)]);
+    expect(await index.renew('a', URL_A, 'one', Date.UTC(2025, 0, 1))).toBe(true);
+    expect((await find('copper')).map((h) => h.date)).toEqual([Date.UTC(2025, 0, 1)]);
+  });
+
+  it('answers each of many renewals made at once', async () => {
+    const urls = Array.from({ length: 20 }, (_, i) => `${URL_A}/${i}`);
+    await Promise.all(urls.map((u, i) => index.upsert('a', page(`copper kettle number ${i}`, u), Date.UTC(2024, 0, 1), `h${i}`)));
+    await find('copper');
+    // Even pages with their own hash, odd ones with another, and all of them for another team.
+    const answers = await Promise.all([
+      ...urls.map((u, i) => index.renew('a', u, i % 2 ? 'changed' : `h${i}`, Date.UTC(2025, 0, 1))),
+      ...urls.map((u, i) => index.renew('b', u, `h${i}`, Date.UTC(2025, 0, 1))),
+    ]);
+    expect(answers).toEqual([...urls.map((_, i) => i % 2 === 0), ...urls.map(() => false)]);
+    const dates = await index.search({ teamId: 'a', query: 'copper kettle', limit: 20, from: Date.UTC(2024, 6, 1) });
+    expect(dates).toHaveLength(10);
+  });
+
+  it('expires pages by their renewed dates', async () => {
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1), 'one');
+    await index.upsert('a', page('an iron teapot', `${URL_A}/teapot`), Date.UTC(2024, 0, 1), 'two');
+    await find('copper');
+    expect(await index.renew('a', URL_A, 'one', Date.UTC(2025, 0, 1))).toBe(true);
+    expect(await index.purge(Date.UTC(2024, 6, 1))).toBe(1);
+    expect((await find('copper')).map((h) => h.url)).toEqual([URL_A]);
+    expect(await find('teapot')).toEqual([]);
+    expect(await index.purge(Date.UTC(2025, 6, 1))).toBe(1);
+    expect(await index.renew('a', URL_A, 'one')).toBe(false);
+    expect(await find('copper')).toEqual([]);
   });
 
   it('forgets a removed page, and finds it again once it is fetched again', async () => {

@@ -20,6 +20,7 @@ import { migration as m0013 } from './0013_threat_policy.js';
 import { migration as m0014 } from './0014_browser_session_credits.js';
 import { migration as m0015 } from './0015_monitor_page_snapshots.js';
 import { migration as m0016 } from './0016_search_head.js';
+import { migration as m0017 } from './0017_search_source_hash.js';
 
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0014_browser_session_credits': m0014,
   '0015_monitor_page_snapshots': m0015,
   '0016_search_head': m0016,
+  '0017_search_source_hash': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {
