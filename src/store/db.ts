@@ -7,6 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
+import { SchemaPostgresDialect } from './schema-introspector.js';
 import type { Database } from './schema.js';
 import { BACKSTOP_FRAMES, WalCheckpointer } from './wal-checkpointer.js';
 
@@ -48,7 +49,7 @@ export async function openStore(opts: StoreOptions): Promise<Store> {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: schema ? new SchemaPostgresDialect({ pool }, schema) : new PostgresDialect({ pool }) });
     store = { db, dialect: 'postgres', ping: () => ping(db), close: () => db.destroy() };
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
