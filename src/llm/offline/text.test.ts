@@ -18,6 +18,13 @@ describe('sentences', () => {
     expect(texts('It ends... and goes on. A list: -x.')).toEqual(['It ends... and goes on.', 'A list: -x.']);
   });
 
+  it('drops code and bold marks with or without a link on the line, and keeps a link\'s text', () => {
+    expect(texts('Run `VACUUM` on **every** table.')).toEqual(['Run VACUUM on every table.']);
+    expect(texts('A __bold__ ``pair`` and *** three.')).toEqual(['A bold pair and * three.']);
+    expect(texts('See [the manual page](https://example.com/a_b) for **more** `x`.')).toEqual(['See the manual page for more x.']);
+    expect(texts('Not a [link] here, `x` [nor](this.')).toEqual(['Not a [link] here, x [nor](this.']);
+  });
+
   it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
     expect(texts('First one.\u00a0\u00a0Second one. Élan follows.')).toEqual(['First one.', 'Second one.', 'Élan follows.']);
   });
