@@ -1,7 +1,6 @@
 /** The content filter's record of one open element, and of a point in its output to cut back to. */
 import type { Candidate } from './landmarks.js';
 import type { MdMark } from './markdown-types.js';
-import type { SideNote } from './side-note.js';
 
 /** A position in the output, with the counters to restore when it is cut back to. */
 export interface Mark {
@@ -118,4 +117,20 @@ export class Frame {
     this.node = -1;
     return this;
   }
+}
+
+/** What the filter knew when an aside opened (see side-note.ts): what to judge it by and to restore if it goes. */
+export interface SideNote {
+  codeBlocks: number;
+  keptProse: number;
+  imageText: number;
+  imageBlock: number;
+  images: number;
+  pictureHref: string | undefined;
+  linkHref: string | undefined;
+  linkButton: boolean;
+  /** The filter's rail label (FilterState.railLabel). */
+  railLabel: (Mark & { endChunk: number; endText: number }) | undefined;
+  tail: string;
+  lastWord: boolean;
 }

@@ -6,22 +6,7 @@
  * the filter as a dropped aside would have.
  */
 import type { FilterState } from './filter-state.js';
-import type { Frame } from './frame.js';
-
-/** What the filter knew when the aside opened: what to judge it by and to restore if it goes. */
-export interface SideNote {
-  codeBlocks: number;
-  keptProse: number;
-  imageText: number;
-  imageBlock: number;
-  images: number;
-  pictureHref: string | undefined;
-  linkHref: string | undefined;
-  linkButton: boolean;
-  railLabel: FilterState['railLabel'];
-  tail: string;
-  lastWord: boolean;
-}
+import type { Frame, SideNote } from './frame.js';
 
 /** Opens a side note (see dropReason): its headings are judged with it, not as the text's. */
 export function openSideNote(s: FilterState): SideNote {
