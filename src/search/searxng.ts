@@ -48,6 +48,7 @@ const CATEGORY: Record<SourceType, string> = { web: 'general', news: 'news', ima
 /** searx answers about ten results a page; more pages than this is digging for noise. */
 const MAX_PAGES = 10;
 const CONFIG_TTL_MS = 5 * 60_000;
+const RETRY_PAUSE_MS = 250;
 const IMAGE_PATH = /\.(png|jpe?g|gif|webp|svg|avif|bmp)$/i;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
@@ -98,7 +99,13 @@ export class SearxngProvider implements SearchProvider {
     if (q.lang) params.set('language', q.country && !q.lang.includes('-') ? `${q.lang}-${q.country}` : q.lang);
     if (route.timeRange) params.set('time_range', route.timeRange);
     params.set('safesearch', '0');
-    const res = await this.get(`/search?${params}`, q.signal, q.lang);
+    let res = await this.get(`/search?${params}`, q.signal, q.lang);
+    // An instance answers 5xx when one of its engines raised inside its request handler, which a
+    // busy instance does now and then: one more try, after a pause, before the request fails.
+    if (res.status >= 500) {
+      await pause(RETRY_PAUSE_MS, q.signal);
+      res = await this.get(`/search?${params}`, q.signal, q.lang);
+    }
     if (res.status === 403) {
       throw new ProviderError(
         `SearXNG at ${this.base} refused JSON output (HTTP 403): enable it in the instance's settings.yml under search.formats (add "json" beside "html") and restart it`,
@@ -205,6 +212,20 @@ export class SearxngProvider implements SearchProvider {
       throw unreachable(this.base, err);
     }
   }
+}
+
+/** Waits `ms`, or less when the request's time is up (the next fetch then reports that). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 function unreachable(base: string, err: unknown): ProviderError {
