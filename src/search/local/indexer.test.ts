@@ -86,6 +86,12 @@ describe.each(backends)('page indexer on pages fetched again ($name)', ({ url })
     expect(await find('copper')).toHaveLength(1);
   });
 
+  it('forgets a page gone when the address it is gone at has a fragment', async () => {
+    await indexer.index('a', doc('A copper kettle.'));
+    await indexer.index('a', doc('', { statusCode: 404, url: `${URL_A}#spouts`, sourceURL: `${URL_A}#spouts` }));
+    expect(await find('copper')).toEqual([]);
+  });
+
   it('renews and finds a team its own pages only', async () => {
     await indexer.index('a', doc('A copper kettle.'));
     await find('copper');

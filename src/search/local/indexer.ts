@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Document } from '../../core/document.js';
 import type { LocalIndex } from './local-index.js';
-import { pageSource, pageText } from './page-text.js';
+import { pageSource, pageText, pageUrl } from './page-text.js';
 
 export class PageIndexer {
   constructor(
@@ -19,8 +19,9 @@ export class PageIndexer {
     try {
       const status = doc.metadata.statusCode;
       if (status === 404 || status === 410) {
-        const url = doc.metadata.url ?? doc.metadata.sourceURL;
-        if (url) await this.pages.remove(teamId, new URL(url).href);
+        // Keyed as indexing keys it: a gone page's address with a fragment still finds it.
+        const url = pageUrl(doc);
+        if (url) await this.pages.remove(teamId, url.href);
         return;
       }
       if (status >= 400) return;

@@ -75,7 +75,7 @@ export function urlWords(url: string): string {
 }
 
 /** The page's address as the index keys it (web pages only, without fragment), or undefined. */
-function pageUrl(doc: Document): URL | undefined {
+export function pageUrl(doc: Document): URL | undefined {
   const m = metadataOf(doc);
   const url = first(m['url']) ?? first(m['sourceURL']);
   if (!url) return undefined;
