@@ -47,6 +47,9 @@ const tick = () => {
     const [r] = db.pragma('wal_checkpoint(PASSIVE)');
     // One that could not copy it all (a reader still needs older frames) is tried again.
     if (r.checkpointed === r.log) seen = version;
+    // A writer starting the log over moves data_version before it commits: the log it leaves
+    // is empty until then, and there was nothing to copy. Its commit moves the version again.
+    if (r.log === 0) return;
     checkpoints++;
     parentPort.postMessage({ checkpoints, log: r.log, checkpointed: r.checkpointed });
   } catch {
