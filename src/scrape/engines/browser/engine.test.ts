@@ -332,7 +332,7 @@ describe.skipIf(!chromiumPath)('BrowserEngine', () => {
     it('reuses one context across sequential fetches without leaking pages', async () => {
       const pool = new BrowserEngine({ executablePath: chromiumPath ?? '', maxContexts: 4 });
       try {
-        for (let i = 0; i < 20; i++) {
+        for (let i = 0; i < 6; i++) {
           const res = await pool.fetch(request(`${site.base}/js`));
           expect(res.text).toContain('rendered-by-script');
           const s = pool.stats();
