@@ -2,7 +2,7 @@
  * `gleaner teams ...` and `gleaner credits ...`: the operator's hand on plans, limits and grants.
  * Teams are named by name or id.
  */
-import type { Runtime } from './runtime.js';
+import type { AccountsRuntime } from './accounts-runtime.js';
 import { UNLIMITED } from './billing/ledger.js';
 import { plans } from './billing/plans.js';
 import { editPolicy } from './security/threat/policy-args.js';
@@ -10,7 +10,7 @@ import { editPolicy } from './security/threat/policy-args.js';
 type Out = (line: string) => void;
 type Usage = (message: string) => Error;
 
-async function teamId(rt: Runtime, nameOrId: string | undefined, usage: Usage): Promise<string> {
+async function teamId(rt: AccountsRuntime, nameOrId: string | undefined, usage: Usage): Promise<string> {
   if (!nameOrId) throw usage('name a team');
   const row = await rt.store.db
     .selectFrom('teams')
@@ -21,18 +21,18 @@ async function teamId(rt: Runtime, nameOrId: string | undefined, usage: Usage): 
   return row.id;
 }
 
-function describe(a: Awaited<ReturnType<Runtime['ledger']['account']>>): string {
+function describe(a: Awaited<ReturnType<AccountsRuntime['ledger']['account']>>): string {
   const limit = a.periodCredits === null ? 'unlimited' : `${a.periodCredits}/period`;
   const balance = a.periodCredits === null ? `used-net ${-a.balance}` : `remaining ${a.balance}`;
   return `plan=${a.plan}  credits=${limit}  ${balance}  period=${a.period.id}`;
 }
 
 /** An operator's change to a team, as an audit event when the team keeps a log. */
-export async function operatorEvent(rt: Runtime, teamId: string, action: string, keyId: string | null = null, force = false): Promise<void> {
+export async function operatorEvent(rt: AccountsRuntime, teamId: string, action: string, keyId: string | null = null, force = false): Promise<void> {
   await rt.audit.record({ teamId, keyId, username: null, action, targetUrls: [], outcome: 'ok', credits: 0 }, force);
 }
 
-export async function auditCommand(rt: Runtime, args: string[], out: Out, usage: Usage): Promise<void> {
+export async function auditCommand(rt: AccountsRuntime, args: string[], out: Out, usage: Usage): Promise<void> {
   const [action, target] = args;
   switch (action) {
     case 'enable':
@@ -56,7 +56,7 @@ export async function auditCommand(rt: Runtime, args: string[], out: Out, usage:
   }
 }
 
-export async function teamsCommand(rt: Runtime, args: string[], out: Out, usage: Usage): Promise<void> {
+export async function teamsCommand(rt: AccountsRuntime, args: string[], out: Out, usage: Usage): Promise<void> {
   const [action, target, value] = args;
   const known = Object.keys(plans(rt.config.rateLimitPerMinute));
   switch (action) {
@@ -116,7 +116,7 @@ export async function teamsCommand(rt: Runtime, args: string[], out: Out, usage:
   }
 }
 
-export async function creditsCommand(rt: Runtime, args: string[], out: Out, usage: Usage): Promise<void> {
+export async function creditsCommand(rt: AccountsRuntime, args: string[], out: Out, usage: Usage): Promise<void> {
   const [action, target, value] = args;
   const id = await teamId(rt, target, usage);
   switch (action) {

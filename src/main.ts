@@ -2,16 +2,16 @@
 /**
  * The `gleaner` command: `serve` (API + workers, the default), `api`, `worker`,
  * `keys create|list|revoke`, and `scrape URL` through the same pipeline as the API.
+ *
+ * The server parts (HTTP app, workers, the full Runtime) are imported inside the commands that
+ * run them: loading them took seconds, which every operator command paid for a few queries.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './errors.js';
 import { auditCommand, creditsCommand, operatorEvent, teamsCommand } from './accounts-cli.js';
-import { buildApp } from './http/app.js';
-import { createLogger } from './log.js';
-import { startWorkers } from './workers.js';
-import { bootstrapKey, createRuntime, type Runtime } from './runtime.js';
-import { scrapeRequestSchema } from './scrape/options.js';
+import { createAccountsRuntime, type AccountsRuntime } from './accounts-runtime.js';
+import type { Runtime } from './runtime.js';
 import { listenFailure, StartupError } from './startup.js';
 import { hashKey, SCOPES } from './store/keys.js';
 
@@ -44,8 +44,18 @@ const USAGE = `Usage: gleaner <command>
                         scrape one page and print it
 `;
 
+/** Every engine, queue and service: for `scrape`, which runs the API's pipeline. */
 async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): Promise<T> {
-  const rt = await createRuntime(config, createLogger({ logLevel: 'warn' }, 'stderr'));
+  const [{ createRuntime }, { createLogger }] = await Promise.all([import('./runtime.js'), import('./log.js')]);
+  return closingAfter(await createRuntime(config, createLogger({ logLevel: 'warn' }, 'stderr')), fn);
+}
+
+/** The store and the account repositories only: what the operator's commands need. */
+async function withAccounts<T>(config: Config, fn: (rt: AccountsRuntime) => Promise<T>): Promise<T> {
+  return closingAfter(await createAccountsRuntime(config), fn);
+}
+
+async function closingAfter<R extends { close(): Promise<void> }, T>(rt: R, fn: (rt: R) => Promise<T>): Promise<T> {
   try {
     return await fn(rt);
   } finally {
@@ -57,6 +67,12 @@ async function withRuntime<T>(config: Config, fn: (rt: Runtime) => Promise<T>): 
 const DRAIN_MS = 20_000;
 
 async function serve(config: Config, parts: { api: boolean; workers: boolean }): Promise<void> {
+  const [{ createLogger }, { bootstrapKey, createRuntime }, { buildApp }, { startWorkers }] = await Promise.all([
+    import('./log.js'),
+    import('./runtime.js'),
+    import('./http/app.js'),
+    import('./workers.js'),
+  ]);
   const log = createLogger(config);
   const rt = await createRuntime(config, log);
   const first: { key?: string } = parts.api ? await bootstrapKey(rt) : {};
@@ -104,7 +120,7 @@ async function keys(config: Config, args: string[]): Promise<void> {
     options: { name: { type: 'string' }, team: { type: 'string' }, scopes: { type: 'string' }, plan: { type: 'string' } },
   });
   const [action, target] = positionals;
-  await withRuntime(config, async (rt) => {
+  await withAccounts(config, async (rt) => {
     switch (action) {
       case 'create': {
         const scopes = values.scopes?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['*'];
@@ -150,6 +166,7 @@ async function scrapeCommand(config: Config, args: string[]): Promise<void> {
   if (!url) throw new UsageError('scrape needs a URL');
   const format = values.format;
   if (format !== 'markdown' && format !== 'html' && format !== 'json') throw new UsageError('--format is markdown, html or json');
+  const { scrapeRequestSchema } = await import('./scrape/options.js');
   const parsed = scrapeRequestSchema.parse({ url, formats: format === 'json' ? ['markdown', 'links'] : [format] });
   const { url: target, ...options } = parsed;
   await withRuntime(config, async (rt) => {
@@ -180,7 +197,7 @@ async function main(argv: string[]): Promise<void> {
     case 'credits':
     case 'audit': {
       const run = command === 'teams' ? teamsCommand : command === 'credits' ? creditsCommand : auditCommand;
-      return withRuntime(config, (rt) => run(rt, rest, (line) => process.stdout.write(`${line}\n`), (m) => new UsageError(m)));
+      return withAccounts(config, (rt) => run(rt, rest, (line) => process.stdout.write(`${line}\n`), (m) => new UsageError(m)));
     }
     case 'help':
     case '--help':

@@ -1,16 +1,15 @@
 /**
  * Wires the long-lived parts (store, engines, guard, limits) from a Config, once per process.
- * The HTTP app, the CLI and tests all build on a Runtime; `close()` releases everything.
+ * The HTTP app, the workers, `gleaner scrape` and tests build on a Runtime; the operator's
+ * account commands only on the AccountsRuntime it extends. `close()` releases everything.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { AppServices } from './http/app.js';
 import type { Logger } from 'pino';
-import { AuditLog } from './billing/audit.js';
 import { chargeBrowserSession } from './billing/charges.js';
-import { CreditLedger } from './billing/ledger.js';
 import { queueStatus } from './billing/queue-status.js';
-import { DEFAULT_PLAN, SELF_HOSTED_PLAN, plans } from './billing/plans.js';
+import { SELF_HOSTED_PLAN, plans } from './billing/plans.js';
 import type { Config } from './config.js';
 import { RateLimits } from './http/rate-limit.js';
 import { BrowserEngine } from './scrape/engines/browser.js';
@@ -21,11 +20,10 @@ import type { Document } from './core/document.js';
 import { Scraper } from './scrape/pipeline.js';
 import type { Engine } from './scrape/types.js';
 import { AddressPolicy, SsrfGuard } from './security/ssrf.js';
-import { connectRedis, ensureWritableDataDir, StartupError, storeFailure } from './startup.js';
+import { accountsOn, openConfiguredStore, type AccountsRuntime, type ConfiguredStoreOptions } from './accounts-runtime.js';
+import { connectRedis } from './startup.js';
 import { BlobStore } from './store/blobs.js';
-import { openStore, type Store } from './store/db.js';
 import { DocumentRepository } from './store/documents.js';
-import { KeyRepository } from './store/keys.js';
 import { MapService } from './crawl/map.js';
 import { CrawlRunner, type CrawlTask } from './crawl/runner.js';
 import { CrawlService } from './crawl/service.js';
@@ -47,18 +45,12 @@ import type { SearchService } from './search/service.js';
 import { ModelProvider } from './llm/provider.js';
 import { MemoryTokenLedger, type TokenLedger } from './llm/usage.js';
 import { COSTS } from './billing/costs.js';
-import { HttpClassifier } from './security/threat/classifier-http.js';
-import { ListClassifier } from './security/threat/classifier-lists.js';
-import type { UrlClassifier } from './security/threat/decide.js';
 import { ThreatProtection } from './security/threat/service.js';
-import { TeamPolicyStore } from './security/threat/store.js';
 
 /** Everything a process runs on; the API (AppServices) and the workers (workers.ts) read from it. */
-export interface Runtime extends AppServices {
+export interface Runtime extends AppServices, AccountsRuntime {
   config: Config;
   log: Logger;
-  store: Store;
-  keys: KeyRepository;
   documents: DocumentRepository<Document>;
   blobs: BlobStore;
   guard: SsrfGuard;
@@ -67,12 +59,6 @@ export interface Runtime extends AppServices {
   scraper: Scraper;
   parser: DocumentParser;
   limits: RateLimits;
-  /** Credits: every charge and grant, and each team's balance. */
-  ledger: CreditLedger;
-  /** Audit events of the teams that keep a log. */
-  audit: AuditLog;
-  /** Each team's threat protection policy and zero data retention flag. */
-  teamPolicies: TeamPolicyStore;
   threat: ThreatProtection;
   redis: Redis | undefined;
   queues: QueueFactory;
@@ -98,24 +84,13 @@ export interface Runtime extends AppServices {
   close(drainMs?: number): Promise<void>;
 }
 
-export interface RuntimeOptions {
-  /** PostgreSQL schema (tests use one per run). */
-  dbSchema?: string;
+export interface RuntimeOptions extends ConfiguredStoreOptions {
   /** Redis key prefix (tests use one per run). */
   redisPrefix?: string;
 }
 
 export async function createRuntime(config: Config, log: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
-  // What an operator can get wrong is checked first, each with a StartupError naming the setting.
-  ensureWritableDataDir(config.dataDir);
-  const classifier = threatClassifier(config);
-  const store = await openStore({
-    dataDir: config.dataDir,
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    ...((opts.dbSchema ?? config.databaseSchema) ? { schema: opts.dbSchema ?? config.databaseSchema } : {}),
-  }).catch((e: unknown) => {
-    throw storeFailure(e, config);
-  });
+  const { store, classifier } = await openConfiguredStore(config, opts);
   let redis: Redis | undefined;
   try {
     redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
@@ -143,14 +118,14 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
   const profiles = new ProfileStore(store.db);
   const search = createSearch(config, store, log);
   const planTable = plans(config.rateLimitPerMinute);
-  const ledger = new CreditLedger(store.db, planTable, DEFAULT_PLAN);
+  const accounts = accountsOn(config, store);
+  const { ledger, teamPolicies } = accounts;
   // Token counts go to the credit ledger too, where the usage endpoints read them.
   const tokens = new MemoryTokenLedger((use) => {
     const cause = `tokens:${use.requestId}:${randomUUID()}`;
     ledger.recordTokens({ teamId: use.teamId, keyId: use.keyId ?? null, cause, tokens: use.promptTokens + use.completionTokens }).catch((err: unknown) => log.warn({ err }, 'token usage not recorded'));
   });
   const model = config.model ? new ModelProvider(config.model, tokens) : undefined;
-  const teamPolicies = new TeamPolicyStore(store.db);
   const threat = new ThreatProtection({ policies: teamPolicies, base: guard, classifier, ledger: { charge: (c) => ledger.charge(c) }, scanCredits: COSTS.threatScan });
   const scraper = new Scraper({
     http,
@@ -232,7 +207,7 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     config,
     log,
     store,
-    keys: new KeyRepository(store.db),
+    ...accounts,
     documents,
     blobs,
     guard,
@@ -241,9 +216,6 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
     scraper,
     parser,
     limits,
-    ledger,
-    audit: new AuditLog(store.db),
-    teamPolicies,
     threat,
     queueStatus: (teamId, maxConcurrency) => queueStatus(store.db, teamId, maxConcurrency),
     redis,
@@ -276,17 +248,6 @@ export async function createRuntime(config: Config, log: Logger, opts: RuntimeOp
       await store.close();
     },
   };
-}
-
-/** The HTTP classifier when configured, else the operator's domain lists, else none. */
-function threatClassifier(config: Config): UrlClassifier | undefined {
-  if (config.threatClassifierUrl) return new HttpClassifier(config.threatClassifierUrl, config.threatClassifierTimeoutMs);
-  if (config.threatDomainLists.length === 0) return undefined;
-  try {
-    return ListClassifier.fromFiles(config.threatDomainLists);
-  } catch (e) {
-    throw new StartupError(`cannot read the threat domain lists (${(e as Error).message}): check THREAT_DOMAIN_LISTS`, { cause: e });
-  }
 }
 
 /**

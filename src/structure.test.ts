@@ -12,7 +12,7 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const MAX_LINES = 600;
 
 /** The assembly of a process, above every feature folder (and `http/`, the API layer). */
-const ASSEMBLY = new Set(['http', 'runtime', 'workers', 'main', 'accounts-cli', 'startup']);
+const ASSEMBLY = new Set(['http', 'runtime', 'accounts-runtime', 'workers', 'main', 'accounts-cli', 'startup']);
 
 function tsFiles(dir: string): string[] {
   const out: string[] = [];
