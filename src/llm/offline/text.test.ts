@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WORDS } from './page-words.js';
 import { analyse, sentences, terms } from './text.js';
 
 const texts = (markdown: string) => sentences(markdown).map((s) => s.text);
@@ -34,29 +33,15 @@ describe('sentences', () => {
 describe('analyse', () => {
   it('gives each sentence the ids of its terms, the same word the same id whatever its case', () => {
     const page = analyse('Ovens bake BREAD. The oven bakes bread daily.');
-    const words = page.terms;
+    const words = [...page.vocab.keys()];
     const named = page.ids.map((ids) => Array.from(ids, (id) => words[id]));
     expect(named).toEqual([terms('Ovens bake BREAD.'), terms('The oven bakes bread daily.')]);
     expect(named).toEqual([['oven', 'bake', 'bread'], ['oven', 'bake', 'bread', 'daily']]);
   });
 
-  it('numbers the terms of each page from 0, whatever earlier pages met', () => {
-    analyse('Kettles whistle. Teapots steep leaves.');
-    const page = analyse('Leaves fall. Kettles rest.');
-    expect(page.terms).toEqual(['leave', 'fall', 'kettle', 'rest']);
-    expect(Array.from(page.ids[0]!)).toEqual([0, 1]);
-  });
-
-  it('starts its table of words afresh once it is full, and reads the next page as before', () => {
-    const many = Array.from({ length: MAX_WORDS + 10 }, (_, i) => `w${i.toString(36)}x`).join(' ');
-    expect(analyse(`${many}.`).terms).toHaveLength(MAX_WORDS + 10);
-    const page = analyse('Ovens bake BREAD. The oven bakes bread daily.');
-    expect(page.ids.map((ids) => Array.from(ids, (id) => page.terms[id]))).toEqual([['oven', 'bake', 'bread'], ['oven', 'bake', 'bread', 'daily']]);
-  });
-
   it('reads words with accents as words, and gives headings no terms', () => {
     const page = analyse('# Café notes\n\nThe café serves crème brûlée.');
-    const words = page.terms;
+    const words = [...page.vocab.keys()];
     expect(page.ids[0]).toHaveLength(0);
     expect(Array.from(page.ids[1]!, (id) => words[id])).toEqual(terms('The café serves crème brûlée.'));
   });
@@ -68,7 +53,7 @@ describe('analyse', () => {
       'The ovens\u200b bake; Na\u00efve caf\u00e9 --baking\u2019s BREAD.',
     ];
     const page = analyse(lines.join('\n\n'));
-    const words = page.terms;
+    const words = [...page.vocab.keys()];
     expect(page.ids.map((ids) => Array.from(ids, (id) => words[id]))).toEqual(lines.map((l) => terms(l)));
     // In ASCII text a run that starts with - or ' is no word; beside a curly quote it is.
     expect(terms(lines[0]!)).not.toContain('analyze-only');

@@ -165,8 +165,7 @@ export function terms(text: string): string[] {
 export interface PageText {
   sentences: Sentence[];
   ids: Int32Array[];
-  /** The page's terms by id. */
-  terms: string[];
+  vocab: Map<string, number>;
 }
 
 /** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
@@ -278,7 +277,7 @@ function sentenceIds(text: string): Int32Array {
 
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
-  const pageTerms = pageWords.begin();
+  const vocab = pageWords.begin();
   const ids = list.map((s) => (s.heading ? new Int32Array(0) : sentenceIds(s.text)));
-  return { sentences: list, ids, terms: pageTerms };
+  return { sentences: list, ids, vocab };
 }
