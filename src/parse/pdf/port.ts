@@ -14,6 +14,8 @@
  * are passed as they are, as a transfer would.
  */
 
+import { asPdfWorker } from './inflate-scope.js';
+
 type Listener = (this: InProcessPort, event: { data: unknown }) => void;
 
 /** Deeper than this, the message is copied by structuredClone (which also copes with cycles). */
@@ -29,9 +31,13 @@ export class InProcessPort {
   postMessage(message: unknown, transfer?: Transferable[] | null): void {
     const event = { data: copyMessage(message, transfer ?? undefined) };
     // Later, as a port would: the sender goes on before the receiver runs.
-    void this.#delivered.then(() => {
-      for (const listener of this.#listeners.keys()) listener.call(this, event);
-    });
+    // Both halves listen on this port; only the worker half's handling of a message can reach
+    // for DecompressionStream (see inflate-scope.ts).
+    void this.#delivered.then(() =>
+      asPdfWorker(() => {
+        for (const listener of this.#listeners.keys()) listener.call(this, event);
+      }),
+    );
   }
 
   addEventListener(_type: 'message', listener: Listener, options?: { signal?: AbortSignal } | null): void {
