@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ApiError } from '../../errors.js';
 import { getDocument, PDFWorker, WorkerMessageHandler, type PDFDocumentProxy } from './pdfjs.js';
+import { pdfDocumentClosed, pdfDocumentOpened } from './inflate-scope.js';
 import { InProcessPort } from './port.js';
 
 const require = createRequire(import.meta.url);
@@ -35,6 +36,7 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     wasmUrl: asset('wasm'),
     verbosity: 0,
   });
+  pdfDocumentOpened();
   try {
     const doc = await task.promise;
     workers.set(doc, worker);
@@ -42,6 +44,7 @@ export async function openPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
   } catch (e) {
     await task.destroy().catch(() => undefined);
     worker.destroy();
+    pdfDocumentClosed();
     const name = (e as { name?: string }).name;
     if (name === 'PasswordException') {
       throw new ApiError('SCRAPE_UNSUPPORTED_FILE_ERROR', { message: 'The PDF is encrypted with a password and cannot be parsed' });
@@ -55,6 +58,7 @@ export async function closePdf(doc: PDFDocumentProxy): Promise<void> {
   try {
     await doc.destroy();
   } finally {
+    if (workers.has(doc)) pdfDocumentClosed();
     workers.get(doc)?.destroy();
     workers.delete(doc);
   }

@@ -18,3 +18,15 @@ describe("pdf.js's view of DecompressionStream", () => {
     expect(new TextDecoder().decode(bytes)).toBe('a');
   });
 });
+
+describe('a document read with pdf.js', () => {
+  it('reads the same, and leaves DecompressionStream to the rest of the process once closed', async () => {
+    const { openPdf, closePdf } = await import('./document.js');
+    const { htmlToPdf } = await import('../../../test/helpers/documents.js');
+    const doc = await openPdf(new Uint8Array(await htmlToPdf('<h1>Kettles</h1><p>Tea is steeped in water just off the boil.</p>')));
+    const text = (await (await doc.getPage(1)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join('');
+    await closePdf(doc);
+    expect(text).toContain('Tea is steeped in water');
+    expect(typeof globalThis.DecompressionStream).toBe('function');
+  });
+});

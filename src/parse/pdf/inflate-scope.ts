@@ -8,6 +8,9 @@
  * So pdf.js's worker half does not see DecompressionStream: work run through `asPdfWorker` (and
  * whatever it goes on to schedule) finds the global undefined, and pdf.js falls back to its own
  * decoder. Everything else in the process sees the platform's class, unchanged.
+ *
+ * The scope is an AsyncLocalStorage, which on Node 20 tracks every promise the process makes
+ * while it is enabled: it is switched off whenever no document is open (see pdfDocumentOpened).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
@@ -28,6 +31,18 @@ if (current !== undefined && platform?.configurable) {
       current = value;
     },
   });
+}
+
+let documentsOpen = 0;
+
+/** Counts a document opened with pdf.js; each is ended by pdfDocumentClosed. */
+export function pdfDocumentOpened(): void {
+  documentsOpen++;
+}
+
+export function pdfDocumentClosed(): void {
+  // With no document left, nothing runs in the scope: stop tracking the process's promises.
+  if (--documentsOpen === 0) pdfWorker.disable();
 }
 
 /** Runs `fn` as pdf.js's worker half: without DecompressionStream, here and in what it schedules. */
