@@ -30,7 +30,7 @@ for (const [target, key, native] of natives) {
   }
 }
 
-export const { getDocument, OPS, PDFWorker, Util } = pdfjs;
+export const { AnnotationMode, getDocument, OPS, PDFWorker, Util } = pdfjs;
 /** The worker half's entry: serves the documents asked for over a port. */
 export const { WorkerMessageHandler } = worker as { WorkerMessageHandler: { initializeFromPort(port: unknown): void } };
 export type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';

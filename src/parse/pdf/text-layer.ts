@@ -8,7 +8,7 @@
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import { median, type Line, type Rule, type TextRun } from './geometry.js';
 import { linesOf } from './layout.js';
-import { Util, type PDFPageProxy } from './pdfjs.js';
+import { AnnotationMode, Util, type PDFPageProxy } from './pdfjs.js';
 import { rulesOf } from './rules.js';
 
 /** Fewer visible characters than this and `auto` treats the page as a scan. */
@@ -60,7 +60,9 @@ export async function readTextLayer(page: PDFPageProxy, weights: FontWeights, af
   if (!afterRuled && !hintsAtTable(lines) && !(unknown.length > 0 && weightMatters(runs, items, weights, lines))) return { runs, rules: [], ruledToEnd: false, lines, drawn: false };
   let rules: Rule[] = [];
   try {
-    rules = rulesOf(await page.getOperatorList(), viewport.transform);
+    // Annotations (links, form fields) are not the page's drawing: their appearances would only
+    // be read and passed over (without them, 8% more pages a second on the manual's pages).
+    rules = rulesOf(await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }), viewport.transform);
   } catch {
     // A page that cannot be drawn still has its text; its weights stay unknown (regular).
   }
