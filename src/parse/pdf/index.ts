@@ -6,6 +6,7 @@
 import { ApiError } from '../../errors.js';
 import type { Ocr } from '../ocr.js';
 import type { PdfSettings } from '../parsers.js';
+import { giveTurn } from '../../core/event-loop.js';
 import { closePdf, openPdf } from './document.js';
 import type { Rule } from './geometry.js';
 import { blocksOf, linesOf, readingOrder, typeScale, type LaidOutBlock, type Line, type TextRun } from './layout.js';
@@ -105,12 +106,15 @@ export async function parsePdf(bytes: Buffer, settings: PdfSettings, ocr: Ocr, d
       text: typeScale(raw.filter((p) => p.source === 'text').flatMap((p) => p.lines)),
       ocr: typeScale(raw.filter((p) => p.source === 'ocr').flatMap((p) => p.lines)),
     };
-    const pages = raw.map((p): PdfPageResult => {
+    const pages: PdfPageResult[] = [];
+    for (const p of raw) {
       const scale = scales[p.source];
       const blocks = blocksOf(readingOrder(p.lines, scale), scale, p.pageNumber === 1, p.rules);
       const status = p.failed ? 'failed' : blocks.length ? 'ok' : 'empty';
-      return { pageNumber: p.pageNumber, width: p.width, height: p.height, status, source: blocks.length ? p.source : null, blocks };
-    });
+      pages.push({ pageNumber: p.pageNumber, width: p.width, height: p.height, status, source: blocks.length ? p.source : null, blocks });
+      // A page's layout at a time: other requests are answered between pages.
+      await giveTurn();
+    }
     const info = (await doc.getMetadata().catch(() => undefined))?.info as { Title?: unknown } | undefined;
     // Chromium titles untitled pages after their URL; that is no title.
     const title = typeof info?.Title === 'string' && info.Title.trim() && info.Title !== 'about:blank' ? info.Title.trim() : undefined;

@@ -3,6 +3,7 @@
  * share of a document, and what the request's thread does with the first share. Only what the
  * layout needs comes back (lines and rules), small enough to cross between threads.
  */
+import { giveTurn } from '../../core/event-loop.js';
 import type { Line, Rule } from './geometry.js';
 import { linesOf } from './layout.js';
 import type { PDFDocumentProxy, PDFPageProxy } from './pdfjs.js';
@@ -42,6 +43,9 @@ export async function readPages(doc: PDFDocumentProxy, first: number, last: numb
     const page = await readPage(doc, n, weights, ruledToEnd);
     ruledToEnd = page.ruledToEnd;
     pages.push(page);
+    // pdf.js's halves talk through promises here: without a turn, a long document's pages would
+    // be read in one stretch of microtasks.
+    await giveTurn();
   }
   return { pages, timedOut: false };
 }
