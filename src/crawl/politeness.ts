@@ -3,6 +3,7 @@
  * `intervalMs` between the starts of two requests. Waiters are served first come, first served.
  * The gate lives in the worker process; with several workers each keeps its own share.
  */
+import { sleep } from '../core/sleep.js';
 
 interface Lane {
   active: number;
@@ -69,18 +70,4 @@ export class HostGate {
       if (lane.active === 0 && lane.waiters.length === 0 && now - lane.lastStart > 60_000) this.lanes.delete(key);
     }
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

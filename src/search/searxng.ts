@@ -5,6 +5,7 @@
  * engines. Self-hosters' usual stumbling blocks (JSON output off, bot filtering, engine names the
  * instance lacks) come back as messages that say what to change, never as an empty list.
  */
+import { sleep } from '../core/sleep.js';
 import { VERSION } from '../version.js';
 import { filterHits, mergeHits } from './filters.js';
 import { searxTimeRange } from './tbs.js';
@@ -103,7 +104,8 @@ export class SearxngProvider implements SearchProvider {
     // An instance answers 5xx when one of its engines raised inside its request handler, which a
     // busy instance does now and then: one more try, after a pause, before the request fails.
     if (res.status >= 500) {
-      await pause(RETRY_PAUSE_MS, q.signal);
+      // Cut short when the request's time is up: the next fetch then reports that.
+      await sleep(RETRY_PAUSE_MS, q.signal).catch(() => undefined);
       res = await this.get(`/search?${params}`, q.signal, q.lang);
     }
     if (res.status === 403) {
@@ -212,20 +214,6 @@ export class SearxngProvider implements SearchProvider {
       throw unreachable(this.base, err);
     }
   }
-}
-
-/** Waits `ms`, or less when the request's time is up (the next fetch then reports that). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 function unreachable(base: string, err: unknown): ProviderError {
