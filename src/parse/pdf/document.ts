@@ -58,8 +58,11 @@ export async function closePdf(doc: PDFDocumentProxy): Promise<void> {
   try {
     await doc.destroy();
   } finally {
-    if (workers.has(doc)) pdfDocumentClosed();
-    workers.get(doc)?.destroy();
-    workers.delete(doc);
+    const worker = workers.get(doc);
+    if (worker) {
+      workers.delete(doc);
+      worker.destroy();
+      pdfDocumentClosed();
+    }
   }
 }

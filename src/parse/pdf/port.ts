@@ -30,9 +30,8 @@ export class InProcessPort {
 
   postMessage(message: unknown, transfer?: Transferable[] | null): void {
     const event = { data: copyMessage(message, transfer ?? undefined) };
-    // Later, as a port would: the sender goes on before the receiver runs.
-    // Both halves listen on this port; only the worker half's handling of a message can reach
-    // for DecompressionStream (see inflate-scope.ts).
+    // Later, as a port would: the sender goes on before the receiver runs. Delivered as the
+    // worker half, the only one that reaches for DecompressionStream (see inflate-scope.ts).
     void this.#delivered.then(() =>
       asPdfWorker(() => {
         for (const listener of this.#listeners.keys()) listener.call(this, event);
