@@ -468,9 +468,9 @@ export function printDocsStructureBench(r: DocsStructureResult, log: (line: stri
   for (const s of r.skipped) log(`  skipped: ${s}`);
   if (r.pages === 0) return;
   log(`  ${r.pages} pages: ${Object.entries(r.byKind).map(([k, n]) => `${k} ${n}`).join(', ')}`);
-  log(`  ${'measure'.padEnd(38)} ${'onlyMain false'.padStart(15)} ${'onlyMain true'.padStart(14)}   target (true)   items`);
+  log(`  ${'measure'.padEnd(38)} ${'onlyMain false'.padStart(15)} ${'onlyMain true'.padStart(14)}   target (true)   found / items (true)`);
   for (const m of MEASURES) {
-    log(`  ${LABELS[m].padEnd(38)} ${figure(m, r.totals.all[m]).padStart(15)} ${figure(m, r.totals.main[m]).padStart(14)}   ${(TARGETS[m] ?? '').padEnd(14)}  ${r.totals.main[m].truth}`);
+    log(`  ${LABELS[m].padEnd(38)} ${figure(m, r.totals.all[m]).padStart(15)} ${figure(m, r.totals.main[m]).padStart(14)}   ${(TARGETS[m] ?? '').padEnd(14)}  ${r.totals.main[m].found} / ${r.totals.main[m].truth}`);
   }
   const worst = [...r.perPage]
     .map((p) => ({ p, lost: MEASURES.reduce((n, m) => n + (p.main[m].truth - p.main[m].found) - Math.max(0, p.all[m].truth - p.all[m].found), 0) }))
