@@ -27,6 +27,19 @@ describe('copyMessage', () => {
     expect(Object.getPrototypeOf(copy.styles)).toBe(Object.prototype);
   });
 
+  it('keeps an instance sent many times in one message shared in the copy, as structuredClone does', () => {
+    const a = new Glyph('a', 556);
+    const b = new Glyph('b', 556);
+    const message = { argsArray: [[[a, b, a]], [[a]]] };
+    const copy = copyMessage(message) as { argsArray: Glyph[][][] };
+    const [[first], [second]] = copy.argsArray as [[Glyph[]], [Glyph[]]];
+    expect(first[0]).toBe(first[2]);
+    expect(second[0]).toBe(first[0]);
+    expect(first[0]).not.toBe(a);
+    expect(first[1]).toEqual({ unicode: 'b', width: 556 });
+    expect(copy).toEqual(structuredClone(message));
+  });
+
   it('passes transferred buffers as they are and copies the rest', () => {
     const moved = new Uint8Array([1, 2, 3]);
     const kept = new Uint8Array([4, 5]);

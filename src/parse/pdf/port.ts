@@ -62,26 +62,35 @@ export class InProcessPort {
 export function copyMessage(message: unknown, transfer?: Transferable[]): unknown {
   const moved = new Set<unknown>(transfer);
   try {
-    return copy(message, moved, 0);
+    return copy(message, moved, new Map(), 0);
   } catch (e) {
     if (e !== TOO_DEEP) throw e;
     return structuredClone(message, transfer ? { transfer } : undefined);
   }
 }
 
-function copy(value: unknown, moved: Set<unknown>, depth: number): unknown {
+function copy(value: unknown, moved: Set<unknown>, instances: Map<object, unknown>, depth: number): unknown {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value;
   if (depth > MAX_DEPTH) throw TOO_DEEP;
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copy(value[i], moved, depth + 1);
+    for (let i = 0; i < value.length; i++) out[i] = copy(value[i], moved, instances, depth + 1);
     return out;
   }
   // An ordinary object, of whatever class or none (pdf.js sends its glyphs as they are), becomes
   // a plain object with its own fields, as structuredClone makes it.
   if (toString.call(value) === '[object Object]') {
+    // A class instance sent many times in one message (a font's glyph, once per character drawn)
+    // is copied once and shared, as structuredClone keeps shared references shared.
+    const proto: unknown = Object.getPrototypeOf(value);
+    const shared = proto !== Object.prototype && proto !== null;
+    if (shared) {
+      const done = instances.get(value);
+      if (done !== undefined) return done;
+    }
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key], moved, depth + 1);
+    for (const key of Object.keys(value)) out[key] = copy((value as Record<string, unknown>)[key], moved, instances, depth + 1);
+    if (shared) instances.set(value, out);
     return out;
   }
   if (moved.has(value)) return value;
