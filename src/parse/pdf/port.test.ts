@@ -40,6 +40,19 @@ describe('copyMessage', () => {
     expect(copy).toEqual(structuredClone(message));
   });
 
+  it("hands a text chunk's items over and copies only the chunk that pdf.js goes on to reuse", () => {
+    const items = [{ str: 'a', transform: [1, 0, 0, 1, 0, 0] }];
+    const styles = Object.create(null) as Record<string, unknown>;
+    const chunk = { items, styles };
+    const copy = copyMessage({ sourceName: 's', targetName: 't', stream: 4, streamId: 1, chunk }) as { streamId: number; chunk: typeof chunk };
+    // What pdf.js does right after sending a chunk: new arrays for the next one.
+    chunk.items = [];
+    chunk.styles = Object.create(null) as Record<string, unknown>;
+    expect(copy.streamId).toBe(1);
+    expect(copy.chunk.items).toBe(items);
+    expect(copy.chunk.styles).toBe(styles);
+  });
+
   it('passes transferred buffers as they are and copies the rest', () => {
     const moved = new Uint8Array([1, 2, 3]);
     const kept = new Uint8Array([4, 5]);

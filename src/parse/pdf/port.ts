@@ -11,7 +11,8 @@
  *
  * A copy is still needed: pdf.js reuses some arrays once they are sent (an operator list's
  * arrays are emptied for its next chunk). Buffers the sender hands over (its transfer list)
- * are passed as they are, as a transfer would.
+ * are passed as they are, as a transfer would. A chunk of text is the exception: see
+ * `handedOver`.
  */
 
 import { asPdfWorker } from './inflate-scope.js';
@@ -60,6 +61,7 @@ export class InProcessPort {
 
 /** A copy of `message` as structuredClone would give, but for the buffers in `transfer`, passed as they are. */
 export function copyMessage(message: unknown, transfer?: Transferable[]): unknown {
+  if (handedOver(message)) return { ...message, chunk: { ...message.chunk } };
   const moved = new Set<unknown>(transfer);
   try {
     return copy(message, moved, new Map(), 0);
@@ -67,6 +69,27 @@ export function copyMessage(message: unknown, transfer?: Transferable[]): unknow
     if (e !== TOO_DEEP) throw e;
     return structuredClone(message, transfer ? { transfer } : undefined);
   }
+}
+
+const ENQUEUE = 4;
+
+interface TextChunkMessage {
+  stream: typeof ENQUEUE;
+  chunk: { items: unknown[]; styles: object };
+}
+
+/**
+ * A chunk of a page's text (items and font styles): pdf.js builds each chunk's items and styles
+ * afresh and, as soon as it has sent them, starts new ones for the next chunk without touching
+ * the sent ones again. Only the chunk object that holds them is reused, so that is all the port
+ * copies: a page's text is then read without copying it item by item.
+ */
+function handedOver(message: unknown): message is TextChunkMessage {
+  if (typeof message !== 'object' || message === null || (message as { stream?: unknown }).stream !== ENQUEUE) return false;
+  const chunk = (message as { chunk?: unknown }).chunk;
+  if (typeof chunk !== 'object' || chunk === null) return false;
+  const { items, styles } = chunk as { items?: unknown; styles?: unknown };
+  return Array.isArray(items) && typeof styles === 'object' && styles !== null && !('fnArray' in chunk);
 }
 
 function copy(value: unknown, moved: Set<unknown>, instances: Map<object, unknown>, depth: number): unknown {
