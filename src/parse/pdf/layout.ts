@@ -168,8 +168,18 @@ function gutterOf(lines: Line[], body: number): number | undefined {
   const width = right - left;
   if (width <= 0) return undefined;
   const bins = Math.ceil(width);
-  const cover = new Array<number>(bins + 1).fill(0);
-  for (const s of segs) for (let x = Math.floor(s.x0 - left); x < Math.ceil(s.x1 - left) && x <= bins; x++) cover[x]!++;
+  // How many segments cover each point across: each segment adds one over its span, summed from
+  // the spans' ends rather than point by point.
+  const cover = new Int32Array(bins + 2);
+  for (const s of segs) {
+    const from = Math.floor(s.x0 - left);
+    const to = Math.min(Math.ceil(s.x1 - left), bins + 1);
+    if (from < to) {
+      cover[from]!++;
+      cover[to]!--;
+    }
+  }
+  for (let x = 1; x <= bins; x++) cover[x]! += cover[x - 1]!;
   const allowed = Math.max(1, Math.floor(lines.length * 0.1));
   let bestStart = -1;
   let bestLen = 0;
