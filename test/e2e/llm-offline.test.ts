@@ -163,6 +163,9 @@ describe('redactPII', () => {
     expect(doc.markdown).toContain('<SECRET>');
     expect(doc.html).toContain('&lt;EMAIL&gt;');
     expect(doc.summary).not.toContain('maria.gonzalez@example.com');
+    // The page's own metadata is page text too; what the service says of the fetch is not.
+    expect(doc.metadata?.description).toBe('Reach <EMAIL> for bookings');
+    expect(doc.metadata?.sourceURL).toBe(url());
   });
 
   it('accurate without a model: names and places too, with a warning; mask and remove styles; entity filter', async () => {

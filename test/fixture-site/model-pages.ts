@@ -96,7 +96,7 @@ const PAGES: Record<string, () => string> = {
   '/model/pii': () =>
     page(
       'Contact sheet',
-      '',
+      '<meta name="description" content="Reach maria.gonzalez@example.com for bookings">',
       `<main><h1>Contact sheet</h1>
 <p>Write to Maria Gonzalez at maria.gonzalez@example.com or call +1 415 555 0132.</p>
 <p>She works from the office in Berlin, Germany.</p>

@@ -2,7 +2,7 @@
  * Options that reshape a page's text rather than add a format: `onlyCleanContent` (before the
  * formats read the markdown) and `redactPII` (after every text output exists, so none escapes it).
  */
-import type { Document } from '../../core/document.js';
+import type { Document, DocumentMetadata } from '../../core/document.js';
 import { cleanMarkdown } from '../../llm/offline/clean.js';
 import { detectPii, PII_ENTITIES, redactText, type PiiEntity, type ReplaceStyle } from '../../llm/offline/pii.js';
 import { cleanWithModel } from '../../llm/tasks.js';
@@ -41,6 +41,7 @@ export function redactDocument(doc: Document, o: RedactOptions, warn: (m: string
   const names = o.mode !== 'fast';
   const detect = (t: string) => detectPii(t, { entities: o.entities, names });
   const text = (t: string | undefined, html = false) => (t === undefined ? t : redactText(t, detect(t), o.replaceStyle, html));
+  const markdown = doc.markdown;
   doc.markdown = text(doc.markdown);
   doc.html = text(doc.html, true);
   doc.rawHtml = text(doc.rawHtml, true);
@@ -49,8 +50,32 @@ export function redactDocument(doc: Document, o: RedactOptions, warn: (m: string
   doc.highlights = text(doc.highlights);
   if (doc.links) doc.links = doc.links.filter((l) => detect(l).length === 0);
   if (doc.json !== undefined) doc.json = deep(doc.json, (s) => text(s)!);
+  if (doc.product !== undefined) doc.product = deep(doc.product, (s) => text(s)!) as object;
+  if (doc.menu !== undefined) doc.menu = deep(doc.menu, (s) => text(s)!) as object;
+  for (const p of doc.pages ?? []) p.markdown = text(p.markdown)!;
+  for (const page of doc.blocks ?? []) {
+    for (const b of page.items) {
+      const content = b.content;
+      b.content = text(b.content)!;
+      // Replacements change lengths: a span into changed markdown no longer points where it did.
+      if (b.content !== content || doc.markdown !== markdown) b.markdownSpan = null;
+    }
+  }
+  redactMetadata(doc.metadata, (s) => text(s)!);
   for (const k of ['markdown', 'html', 'rawHtml', 'summary', 'answer', 'highlights'] as const) if (doc[k] === undefined) delete doc[k];
   if (names) warn(`redactPII: '${o.mode}' mode ran offline (patterns plus an NLP pass for names and places); expect some misses and false hits.`);
+}
+
+/** What the service itself says of a fetch, not what the page says: left as it is. */
+const SERVICE_METADATA = new Set(['sourceURL', 'url', 'statusCode', 'contentType', 'scrapeId', 'proxyUsed', 'creditsUsed', 'cacheState', 'cachedAt', 'error']);
+
+/** The page's own metadata (title, description, its meta tags) with PII replaced. */
+function redactMetadata(metadata: DocumentMetadata, f: (s: string) => string): void {
+  for (const [key, value] of Object.entries(metadata)) {
+    if (SERVICE_METADATA.has(key)) continue;
+    if (typeof value === 'string') metadata[key] = f(value);
+    else if (Array.isArray(value)) metadata[key] = value.map(f);
+  }
 }
 
 function deep(v: unknown, f: (s: string) => string): unknown {
