@@ -55,11 +55,11 @@ export interface BlockNode {
   /** A card's title: one link to where the picture before it links (see link-rules' namesPicturedTarget). */
   title: boolean;
   /** A heading whose text opens with a section number (see isNumberedTitle). */
-  numbered?: boolean;
+  numbered: boolean;
   /** A labelled line of links or a list the text introduces: the text's own, at its edge too (see link-rules). */
-  labelled?: boolean;
+  labelled: boolean;
   /** A tree of links, a table of contents: doomed, and kept where it is the content (see content-keep). */
-  outline?: boolean;
+  outline: boolean;
 }
 
 /**

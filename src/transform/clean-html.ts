@@ -288,6 +288,10 @@ export class ContentFilter extends FilterState {
       claimed: false,
       title: false,
       nested: false,
+      // (Every node has every field from the start: one shape for all, which the scoring reads fast.)
+      numbered: false,
+      labelled: false,
+      outline: false,
     });
     if (parent !== undefined) parent.last = frame.node;
     this.blockTop = frame.node;
