@@ -43,7 +43,8 @@ export class InlineMarks {
   }
 
   top(): Inline | undefined {
-    return this.stack[this.stack.length - 1];
+    const n = this.stack.length;
+    return n > 0 ? this.stack[n - 1] : undefined;
   }
 
   /** Whether text written now would be inside a link's text. */
