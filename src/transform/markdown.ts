@@ -15,7 +15,7 @@ const LANG_TOKEN = /^(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,40
 export function codeLanguage(classAttr: string | undefined): string | undefined {
   // Every convention below has one of these words in it; most class lists (a manual's "literal")
   // have none and are not split.
-  if (!classAttr || !(classAttr.includes('lang') || classAttr.includes('highlight') || classAttr.includes('sourceCode'))) return undefined;
+  if (!classAttr || !(holds(classAttr, 'lang') || holds(classAttr, 'highlight') || holds(classAttr, 'sourceCode'))) return undefined;
   const tokens = classAttr.trim().split(/\s+/);
   for (const t of tokens) {
     const m = LANG_TOKEN.exec(t);
