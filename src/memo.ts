@@ -36,13 +36,24 @@ const NONE = Symbol('none');
  */
 export function boundedMemo<V>(fn: (key: string) => V, max = 4096): (key: string) => V {
   const known = new Map<string, V | typeof NONE>();
+  // The key asked last and its answer: callers ask again about the element at hand (its class
+  // list, read by several rules), and neighbours share lists. A string compares with the last
+  // key for less than a map lookup costs, which hashes a fresh copy of the page's text.
+  let lastKey: string | undefined;
+  let lastValue: V | undefined;
   return (key) => {
+    if (key === lastKey) return lastValue as V;
     const hit = known.get(key);
-    if (hit !== undefined) return hit === NONE ? (undefined as V) : hit;
-    const value = fn(key);
-    if (known.size >= max) known.clear();
-    // A Map's undefined means "not asked yet", so an undefined answer is kept as NONE.
-    known.set(key, value === undefined ? NONE : value);
+    let value: V;
+    if (hit !== undefined) value = hit === NONE ? (undefined as V) : hit;
+    else {
+      value = fn(key);
+      if (known.size >= max) known.clear();
+      // A Map's undefined means "not asked yet", so an undefined answer is kept as NONE.
+      known.set(key, value === undefined ? NONE : value);
+    }
+    lastKey = key;
+    lastValue = value;
     return value;
   };
 }

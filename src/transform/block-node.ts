@@ -3,6 +3,7 @@
  * in the output, the text it holds and what its names hint (a discussion, a teaser rail).
  */
 import { boundedMemo } from '../memo.js';
+import { codeAt } from './html-util.js';
 
 /** One block element of the cleaned output, in document order (parents before children). */
 export interface BlockNode {
@@ -55,11 +56,11 @@ export interface BlockNode {
   /** A card's title: one link to where the picture before it links (see link-rules' namesPicturedTarget). */
   title: boolean;
   /** A heading whose text opens with a section number (see isNumberedTitle). */
-  numbered?: boolean;
+  numbered: boolean;
   /** A labelled line of links or a list the text introduces: the text's own, at its edge too (see link-rules). */
-  labelled?: boolean;
+  labelled: boolean;
   /** A tree of links, a table of contents: doomed, and kept where it is the content (see content-keep). */
-  outline?: boolean;
+  outline: boolean;
 }
 
 /**
@@ -71,6 +72,22 @@ const NUMBERED_TITLE = /^(?:[A-Z]|\d{1,4})\.(?:\d{1,4}\.)*\d{0,4}\s+\S/;
 
 export function isNumberedTitle(text: string): boolean {
   return NUMBERED_TITLE.test(text);
+}
+
+/**
+ * Whether a heading's raw text (entities undecoded, parts set apart by a control character) may
+ * be a numbered title: its first character past spaces and part marks is a capital or a digit,
+ * or may decode to one (an entity, a character past ASCII). Most titles are words, and are told
+ * so without decoding and cleaning them.
+ */
+export function mayBeNumberedTitle(raw: string): boolean {
+  const n = raw.length;
+  for (let i = 0; i < n; i++) {
+    const c = codeAt(raw, i);
+    if (c <= 32) continue;
+    return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 38 || c > 127;
+  }
+  return false;
 }
 
 export interface Selection {

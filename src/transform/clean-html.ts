@@ -6,7 +6,7 @@
  * its main block afterwards without a DOM.
  */
 import { dropReason, isCallToAction, isCaption, isControlLabel, isEntryForm, isImageCaption, isItalicCaption, isLabel, isWrappedCaption } from './block-rules.js';
-import { blockHint, isNumberedTitle } from './block-node.js';
+import { blockHint, isNumberedTitle, mayBeNumberedTitle } from './block-node.js';
 import { STYLE_MAX } from './desktop-css.js';
 import { type ContentResult, FilterState } from './filter-state.js';
 import { Frame } from './frame.js';
@@ -288,6 +288,10 @@ export class ContentFilter extends FilterState {
       claimed: false,
       title: false,
       nested: false,
+      // (Every node has every field from the start: one shape for all, which the scoring reads fast.)
+      numbered: false,
+      labelled: false,
+      outline: false,
     });
     if (parent !== undefined) parent.last = frame.node;
     this.blockTop = frame.node;
@@ -454,7 +458,7 @@ export class ContentFilter extends FilterState {
     if (depth === this.paraDepth) this.paraDepth = -1;
     if (depth === this.headCapture) {
       this.headCapture = -1;
-      if (frame.node >= 0 && frame.node < this.nodes.length && isNumberedTitle(cleanText(this.headBuf.replaceAll(PART, '')))) this.markOutlineSection(frame.node);
+      if (frame.node >= 0 && frame.node < this.nodes.length && mayBeNumberedTitle(this.headBuf) && isNumberedTitle(cleanText(this.headBuf.replaceAll(PART, '')))) this.markOutlineSection(frame.node);
       if (isRailHeadingParts(this.headBuf)) this.markRail();
     }
     const c = frame.candidate;

@@ -12,6 +12,7 @@
 
 import type { BlockNode, Selection } from './block-node.js';
 import { keep } from './content-keep.js';
+import { Float64Scratch, Int32Scratch, Uint8Scratch } from './scratch.js';
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Blocks that are content whatever their votes: a subtree that has them beside its dominant child is kept whole. */
@@ -78,13 +79,27 @@ const INTRO_LINK_SHARE = 0.3;
 /** ... and, beside a body of prose, at least this share of the content's text (see pick). */
 const INTRO_BODY_SHARE = 0.04;
 
+// The scoring's per-block tables, one scratch each (see scratch.ts): selectContent's are read by
+// the picks it makes, and each pick's by the keep and the helpers it calls.
+const OUTSIDE_PROSE = new Float64Scratch();
+const IN_ARTICLE = new Uint8Scratch();
+const CHILD_PROSE = new Float64Scratch();
+const GONE = new Uint8Scratch();
+const OWN = new Uint8Scratch();
+const SUM = new Float64Scratch();
+const TEXT = new Float64Scratch();
+const SIZE = new Int32Scratch();
+const TABLED = new Float64Scratch();
+const PROSE = new Float64Scratch();
+const LINKED = new Float64Scratch();
+
 /**
  * Whether a block outside `nodes[from..to)` (a <main>'s nodes) holds more prose in paragraphs of
  * its own than any block inside it, and a body's worth (OWN_PROSE_MIN): the page's body is not in
  * that <main> (a shop's category description after the <main> that holds only its grid).
  */
 export function bodyOutside(nodes: readonly BlockNode[], from: number, to: number): boolean {
-  const own = new Float64Array(nodes.length);
+  const own = OUTSIDE_PROSE.take(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]!;
     if (n.parent < 0 || n.plain < PROSE_MIN || n.punct === 0 || n.hint < 0 || n.doomed || n.linky) continue;
@@ -115,8 +130,8 @@ export function selectContent(nodes: readonly BlockNode[], from: number, to: num
   let unhinted = 0;
   // The outermost <article>s, and the prose inside them, in and out of comment-like blocks; and
   // each block's prose in paragraphs of its own (children, not deeper).
-  const inArticle = new Uint8Array(to - from);
-  const childProse = new Float64Array(to - from);
+  const inArticle = IN_ARTICLE.take(to - from);
+  const childProse = CHILD_PROSE.take(to - from);
   let articles = 0;
   let articleProse = 0;
   let articleHinted = 0;
@@ -293,10 +308,10 @@ function pick(
   // stays wherever its series is kept (2): the excerpts without their titles are no listing. A
   // claimed list of bare links (an item's action bar) goes; a shop's card title (a product's name
   // beside its price) stays, as its picture's link does. (0: counted and kept.)
-  const gone = new Uint8Array(count);
+  const gone = GONE.take(count);
   // The blocks of a list or a line of links that is the text's own (see BlockNode.labelled): its
   // links vote against nothing, as the filter left them out of its ancestors' link density.
-  const own = new Uint8Array(count);
+  const own = OWN.take(count);
   for (let i = 0; i < count; i++) {
     const n = nodes[from + i]!;
     const p = n.parent - from;
@@ -306,12 +321,12 @@ function pick(
     else if (n.linky && !useItems) gone[i] = n.claimed && (n.rich > 0 || n.title) ? 2 : 1;
     else if (pg === 2) gone[i] = 2;
   }
-  const sum = new Float64Array(count);
-  const text = new Float64Array(count);
+  const sum = SUM.take(count);
+  const text = TEXT.take(count);
   // Nodes are in document order, so a subtree is the node and the `size - 1` nodes after it.
-  const size = new Int32Array(count);
+  const size = SIZE.take(count);
   // The text of the tables kept in each subtree (see the descent below).
-  const tabled = new Float64Array(count);
+  const tabled = TABLED.take(count);
   for (let i = count - 1; i >= 0; i--) {
     const n = nodes[from + i]!;
     // An unclaimed card counts for nothing: it stands for a block that was pruned.
@@ -379,8 +394,8 @@ function pick(
   // the siblings next to the kept run are kept too, as far as such siblings go on each side: a
   // block that is not one (a link list, a rail) ends the run on its side.
   if (bodiless) {
-    const prose = new Float64Array(count);
-    const linked = new Float64Array(count);
+    const prose = PROSE.take(count);
+    const linked = LINKED.take(count);
     for (let i = count - 1; i >= 0; i--) {
       if (gone[i] !== 0) continue;
       const n = nodes[from + i]!;

@@ -6,26 +6,33 @@
  * list items alone.
  */
 import type { BlockNode } from './block-node.js';
+import { Int32Scratch } from './scratch.js';
+
+const OFFSETS = new Int32Scratch();
 
 /** Character spans [start, end) of the outermost descriptions in the content made of `ranges` of `out`'s chunks. */
 export function describedSpans(nodes: readonly BlockNode[], out: readonly string[], ranges: ReadonlyArray<readonly [number, number]>): Array<[number, number]> | undefined {
-  if (!nodes.some((n) => n.name === 'dd')) return undefined;
-  // Each kept chunk's offset in the content, and the offset after each kept range (-1: not kept).
-  const at = new Int32Array(out.length + 1).fill(-1);
+  let last = -1;
+  for (let i = 0; i < nodes.length; i++) if (nodes[i]!.name === 'dd' && nodes[i]!.endChunk > last) last = nodes[i]!.endChunk;
+  if (last < 0) return undefined;
+  // Each kept chunk's offset in the content plus one, and so the offset after each kept range
+  // (0: not kept); as far as the last description reaches.
+  const at = OFFSETS.take(last + 1);
   let offset = 0;
   for (const [a, b] of ranges) {
-    for (let c = a; c < b; c++) {
-      at[c] = offset;
+    if (a > last) break;
+    for (let c = a; c < b && c <= last; c++) {
+      at[c] = offset + 1;
       offset += out[c]!.length;
     }
-    at[b] = offset;
+    if (b <= last) at[b] = offset + 1;
   }
   const spans: Array<[number, number]> = [];
   let end = -1;
   for (const n of nodes) {
     if (n.name !== 'dd' || n.endChunk < 0 || n.startChunk < end) continue;
-    const s = at[n.startChunk]!;
-    const e = at[n.endChunk]!;
+    const s = at[n.startChunk]! - 1;
+    const e = at[n.endChunk]! - 1;
     if (s < 0 || e <= s) continue;
     spans.push([s, e]);
     end = n.endChunk;

@@ -1,4 +1,5 @@
 import type { AttrSource } from './html-util.js';
+import { boundedMemo } from '../memo.js';
 /**
  * Class words that mark furniture on most pages but, in documentation, name a part of the text:
  * - "signature": a forum poster's signature, a writer's signed name; but a function's, a
@@ -22,8 +23,11 @@ export function isDocumentationPart(name: string, cls: string, word: string): bo
   return false;
 }
 
-/** Whether a class list names a code declaration's signature: a word for what is declared, then "signature". */
-function isCodeSignature(cls: string): boolean {
+/**
+ * Whether a class list names a code declaration's signature: a word for what is declared, then
+ * "signature". Worked out once per list: a function table asks it of every one of its rows.
+ */
+const isCodeSignature = boundedMemo((cls: string): boolean => {
   for (const name of cls.toLowerCase().split(/\s+/)) {
     const parts = name.split(/[^a-z0-9]+/);
     for (let i = 1; i < parts.length; i++) {
@@ -32,7 +36,7 @@ function isCodeSignature(cls: string): boolean {
     }
   }
   return false;
-}
+});
 
 /** Roles of a note to the text: ARIA's note and the digital-publishing footnote and endnotes. */
 const NOTE_ROLES: ReadonlySet<string> = new Set(['note', 'doc-footnote', 'doc-endnote', 'doc-endnotes']);

@@ -50,6 +50,14 @@ describe('documentation pages', () => {
     for (const kept of ['[src/release.py]', 'New features of the language:', '[Pattern guards in loops]', '[toml: reading settings files]', '[wave: sound files]', doc(4)]) expect(md).toContain(kept);
   });
 
+  it('tells a labelled line of links however its label is marked up, and drops a one-word label\'s', () => {
+    const opening = (line: string) => transformPage(`<body><main><h1>Release 4.2</h1>${line}<p>${doc(1)} ${doc(2)}</p><p>${doc(3)} ${doc(4)}</p></main></body>`, opts(), MD).markdown!;
+    const link = '<a href="/src/release.py">src/release.py</a>';
+    expect(opening(`<p><em>Source</em>  <b>code</b>&#58;&nbsp;${link}</p>`)).toContain('*Source* **code**: [src/release.py]');
+    expect(opening(`<p>\n    Source\n    code:\n    ${link}</p>`)).toContain('Source code: [src/release.py]');
+    expect(opening(`<p>Tags: ${link}</p>`)).not.toContain('src/release.py');
+  });
+
   it('keeps the table of contents an index page is made of, and drops an in-page one before the text', () => {
     const tree = (prefix: string) =>
       `<ul>${[1, 2, 3, 4].map((n) => `<li><a href="/${prefix}/${n}.html">${prefix} chapter ${n}</a><ul><li><a href="/${prefix}/${n}.html#a">Part ${n}.1</a></li><li><a href="/${prefix}/${n}.html#b">Part ${n}.2</a></li></ul></li>`).join('')}</ul>`;

@@ -29,6 +29,16 @@ export function codeAt(s: string, i: number): number {
   return String.prototype.charCodeAt.call(s, i);
 }
 
+/** `s.includes(part)`, for text in any of its representations (see codeAt). */
+export function holds(s: string, part: string): boolean {
+  return String.prototype.includes.call(s, part);
+}
+
+/** `s.indexOf(search, from)`, for text in any of its representations (see codeAt). */
+export function indexIn(s: string, search: string, from: number): number {
+  return String.prototype.indexOf.call(s, search, from);
+}
+
 /** The code of `s[i]`, or -1 when `i` is not within `s` (of length `len`); see codeAt. */
 export function codeOrNone(s: string, i: number, len: number): number {
   return i >= 0 && i < len ? codeAt(s, i) : -1;

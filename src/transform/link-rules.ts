@@ -7,7 +7,7 @@ import { isPitch } from './block-rules.js';
 import type { BlockNode } from './block-node.js';
 import type { FilterState } from './filter-state.js';
 import type { Frame } from './frame.js';
-import { cleanText } from './html-util.js';
+import { cleanText, codeAt, indexIn } from './html-util.js';
 import { countWords } from './markdown-repeats.js';
 import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, MENU_SHAPE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
 import { CTA, LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
@@ -250,6 +250,10 @@ export function isIntroducedList(s: FilterState, node: BlockNode): boolean {
 
 /** A line that names what its links are ("**Source code:** [Lib/codecs.py](…)"), as markdown. */
 const LABELLED_LINE = /^\s*[*_]*([^:\n[\]]{3,40}?):[*_]*\s*\[/;
+/** How much of a paragraph's markdown LABELLED_LINE is run on (whole chunks, from its start). */
+const LABEL_HEAD_MAX = 200;
+/** LABELLED_LINE's longest label. */
+const LABEL_CHARS_MAX = 40;
 
 /**
  * Marks a just-closed paragraph that is a labelled line of links ("Source code: Lib/codecs.py",
@@ -259,12 +263,65 @@ const LABELLED_LINE = /^\s*[*_]*([^:\n[\]]{3,40}?):[*_]*\s*\[/;
  */
 function noteLabelledLine(s: FilterState, frame: Frame): void {
   if (frame.node < 0 || frame.node >= s.nodes.length || s.out.length === frame.startChunk) return;
+  if (!mayOpenWithLabel(s.out, frame.startChunk)) return;
   let text = '';
-  for (let i = frame.startChunk; i < s.out.length && text.length < 200; i++) text += s.out[i];
+  for (let i = frame.startChunk; i < s.out.length && text.length < LABEL_HEAD_MAX; i++) text += s.out[i];
   const m = LABELLED_LINE.exec(text);
   if (m === null) return;
   const label = cleanText(m[1]!);
   if (countWords(label) >= INTRO_MIN_WORDS && !isRailHeading(label) && !CTA.test(label)) s.nodes[frame.node]!.labelled = true;
+}
+
+/**
+ * Whether a paragraph's markdown, from chunk `from` on, may match LABELLED_LINE: a colon within
+ * LABEL_CHARS_MAX characters of its opening spaces and markers, with no bracket or line break
+ * before it, and a bracket after it past more of them. Most paragraphs are prose and fail within
+ * their first words: read in place, they cost less than joining their first LABEL_HEAD_MAX
+ * characters to match them.
+ */
+function mayOpenWithLabel(out: readonly string[], from: number): boolean {
+  // 0: in the opening spaces and markers; 1: in the label; 2: past its colon.
+  let state = 0;
+  let label = 0;
+  let offset = 0;
+  for (let i = from; i < out.length && offset < LABEL_HEAD_MAX; i++) {
+    const chunk = out[i]!;
+    const len = chunk.length;
+    offset += len;
+    let at = 0;
+    if (state !== 1) {
+      while (at < len && isMarkerOrSpace(codeAt(chunk, at))) at++;
+      if (at === len) continue;
+      if (state === 2) return codeAt(chunk, at) === 91;
+      state = 1;
+    }
+    // The label holds no colon: it runs to the first one.
+    const colon = indexIn(chunk, ':', at);
+    const end = colon < 0 ? len : colon;
+    if (label + end - at > LABEL_CHARS_MAX) return false;
+    for (let j = at; j < end; j++) {
+      const c = codeAt(chunk, j);
+      if (c === 10 || c === 91 || c === 93) return false;
+    }
+    label += end - at;
+    if (colon < 0) continue;
+    state = 2;
+    at = colon + 1;
+    while (at < len && isMarkerOrSpace(codeAt(chunk, at))) at++;
+    if (at < len) return codeAt(chunk, at) === 91;
+  }
+  return false;
+}
+
+/** An emphasis marker or what `\s` matches: what LABELLED_LINE allows around a label. */
+function isMarkerOrSpace(c: number): boolean {
+  return c === 42 || c === 95 || isRegExpSpace(c);
+}
+
+/** What `\s` matches in a regular expression. */
+function isRegExpSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /**

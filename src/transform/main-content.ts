@@ -3,7 +3,7 @@
  * landmark (main / article) to narrow the page to. The rules only look at an element's own tag
  * and attributes plus whether it sits inside a content landmark, so they can run on a stream.
  */
-import type { AttrSource } from './html-util.js';
+import { type AttrSource, holds } from './html-util.js';
 import { boundedMemo } from '../memo.js';
 import { isDocumentationPart, isFootnoteAside } from './doc-parts.js';
 import { isAdName } from './ad-blocks.js';
@@ -285,7 +285,7 @@ export const PINNED_OVERLAY = 'pinned-overlay';
 const PINNED_EDGES: ReadonlySet<string> = new Set(['inset-0', 'top-0', 'bottom-0']);
 
 export function isPinnedOverlay(cls: string): boolean {
-  if (!cls.includes('fixed') || !cls.includes('-0')) return false;
+  if (!holds(cls, 'fixed') || !holds(cls, '-0')) return false;
   const names = cls.split(/\s+/);
   return names.includes('fixed') && names.some((n) => PINNED_EDGES.has(n)) && !names.some(inFlowFromBreakpoint);
 }

@@ -10,6 +10,7 @@
  */
 import { ALT, CODE, type Inline, LINK, longestRun } from './markdown-types.js';
 import { destination } from './markdown-escape.js';
+import { holds } from './html-util.js';
 
 /** A code span that a following one continued: its closer was blanked, and comes back if the continuation is cut. */
 interface Merge {
@@ -43,7 +44,8 @@ export class InlineMarks {
   }
 
   top(): Inline | undefined {
-    return this.stack[this.stack.length - 1];
+    const n = this.stack.length;
+    return n > 0 ? this.stack[n - 1] : undefined;
   }
 
   /** Whether text written now would be inside a link's text. */
@@ -72,7 +74,7 @@ export class InlineMarks {
   /** Notes code text about to be written in the innermost code span (its longest backtick run sets the fence). */
   noteCode(s: string): void {
     const top = this.top();
-    if (top !== undefined && top.kind === CODE && s.includes('`')) top.ticks = longestRun(s, '`', top.ticks);
+    if (top !== undefined && top.kind === CODE && holds(s, '`')) top.ticks = longestRun(s, '`', top.ticks);
   }
 
   /** Closes the innermost marker, writing its closer when its opener was written. */

@@ -3,8 +3,17 @@
  * twice (a slider's cloned slides, a tab and its accordion twin, a gallery's thumbnails) are
  * said once.
  */
-import { codeAt } from './html-util.js';
+import { codeAt, holds } from './html-util.js';
 import { isSpace } from './markdown-types.js';
+import { Int32Scratch, Uint8Scratch } from './scratch.js';
+
+// Per-line tables of the passes below, one scratch each (see scratch.ts).
+const IMAGE_DROP = new Uint8Scratch();
+const KEPT = new Uint8Scratch();
+const WORDS = new Int32Scratch();
+const ORDINAL = new Int32Scratch();
+const COPY_OF = new Int32Scratch();
+const LINE_DROP = new Uint8Scratch();
 
 // A repeated line is dropped when it is long enough to be a sentence of its own, or when it
 // belongs to a run of repeated lines (a whole slide or tab panel rendered twice). A short line
@@ -42,7 +51,7 @@ export function withoutRepeatedImages(md: string): string {
   if (!md.includes('![')) return md;
   const seen = new Set<string>();
   const lines = md.split('\n');
-  const drop = new Uint8Array(lines.length);
+  const drop = IMAGE_DROP.take(lines.length);
   let fence = false;
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
@@ -51,7 +60,7 @@ export function withoutRepeatedImages(md: string): string {
       fence = !fence;
       continue;
     }
-    if (fence || !line.includes('![')) continue;
+    if (fence || !holds(line, '![')) continue;
     let cut = false;
     let next = line.replace(IMAGE_MD, (m: string, alt: string) => {
       const key = alt.trim().toLowerCase();
@@ -93,7 +102,7 @@ export function withoutRepeatedImages(md: string): string {
 
 /** Which lines start inside one of the character spans (in order, not overlapping). */
 function keptLines(lines: readonly string[], spans: ReadonlyArray<readonly [number, number]>): Uint8Array {
-  const kept = new Uint8Array(lines.length);
+  const kept = KEPT.take(lines.length);
   let offset = 0;
   let s = 0;
   for (let i = 0; i < lines.length && s < spans.length; i++) {
@@ -130,9 +139,9 @@ function withoutRepeatedLines(lines: string[], kept?: Uint8Array): string[] {
   // Per line: its text (undefined for blank, code, table and list lines), its position among the
   // lines that have one, the position of its first copy if it repeats one, and its word count.
   const keys: Array<string | undefined> = new Array<string | undefined>(lines.length);
-  const words = new Int32Array(lines.length);
-  const ordinal = new Int32Array(lines.length);
-  const copyOf = new Int32Array(lines.length).fill(-1);
+  const words = WORDS.take(lines.length);
+  const ordinal = ORDINAL.take(lines.length);
+  const copyOf = COPY_OF.take(lines.length).fill(-1);
   const firstAt = new Map<string, number>();
   let nth = 0;
   let fence = false;
@@ -158,7 +167,7 @@ function withoutRepeatedLines(lines: string[], kept?: Uint8Array): string[] {
     }
   }
   if (!any) return lines;
-  const drop = new Uint8Array(lines.length);
+  const drop = LINE_DROP.take(lines.length);
   let dropped = false;
   for (let i = 0; i < lines.length; ) {
     if (copyOf[i]! < 0) {

@@ -13,7 +13,7 @@
  */
 import { BLOCK, BREAK, CELL, CODE, type Container, DEFINITION, DEFLIST, EMPH, HEADING, IMAGE, IMAGE_FILE, isSpace, ITEM, KINDS, LINK, LIST, type ListState, longestRun, type MdMark, type MdOpen, NBSP, PRE, QUOTE, ROW, RULE, SPACE_RUN, STRIKE, STRONG, TABLE, TERM } from './markdown-types.js';
 import { BRACKETS, clean, destination, escapeInline, escapeLineStart, MAY_NEED_ESCAPE } from './markdown-escape.js';
-import { codeAt, decodeText } from './html-util.js';
+import { codeAt, decodeText, holds } from './html-util.js';
 import { InlineMarks } from './markdown-inlines.js';
 import { CELL_BREAK, Tables } from './markdown-table.js';
 
@@ -134,7 +134,7 @@ export class MarkdownWriter {
           return;
         }
         this.block(1);
-        const list = this.lists[this.lists.length - 1];
+        const list = this.lists.length > 0 ? this.lists[this.lists.length - 1] : undefined;
         const marker = list?.ordered ? `${list.next++}. ` : '- ';
         this.push({ cont: ' '.repeat(marker.length), marker });
         return;
@@ -348,7 +348,7 @@ export class MarkdownWriter {
 
   /** Raw (entity-encoded) text. */
   text(raw: string): void {
-    let s = raw.includes('&') ? decodeText(raw) : raw;
+    let s = holds(raw, '&') ? decodeText(raw) : raw;
     if (this.inPre > 0) {
       this.preText(s);
       return;
@@ -363,11 +363,12 @@ export class MarkdownWriter {
     let end = n;
     while (isSpace(codeAt(s, end - 1))) end--;
     if (start > 0 || end < n) s = s.slice(start, end);
-    if (s.includes('\u00a0')) s = s.replace(NBSP, ' ');
+    if (holds(s, '\u00a0')) s = s.replace(NBSP, ' ');
     s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
     const inlines = this.marks.stack;
-    const top = inlines[inlines.length - 1];
+    // (Most text is outside any marker: an empty stack is not read past its end, which V8 makes slow.)
+    const top = inlines.length > 0 ? inlines[inlines.length - 1] : undefined;
     let inLink = false;
     if (top !== undefined) {
       for (let i = inlines.length - 1; i >= 0; i--) {
@@ -378,7 +379,7 @@ export class MarkdownWriter {
           // A bracket in a link's text would end it early (an unbalanced one always), and so would
           // a backslash before the closing one: escaped, as in alt text. Not in code, where they
           // are the code's own.
-          if (top.kind !== CODE && (s.includes('[') || s.includes(']') || s.includes('\\'))) s = s.replace(BRACKETS, '\\$&');
+          if (top.kind !== CODE && (holds(s, '[') || holds(s, ']') || holds(s, '\\'))) s = s.replace(BRACKETS, '\\$&');
           break;
         }
       }
@@ -389,7 +390,7 @@ export class MarkdownWriter {
       if (inlines.length === 0 && this.inCell === 0 && this.heading === '' && (this.lineStart || this.sep > 0 || this.lineBreak)) s = escapeLineStart(s);
     }
     // A pipe splits a table's cell wherever it stands, inside a link, emphasis or code too.
-    if (this.inCell > 0 && s.includes('|')) s = s.replace(/\|/g, '\\|');
+    if (this.inCell > 0 && holds(s, '|')) s = s.replace(/\|/g, '\\|');
     this.flush();
     // After the openers: a code span opened now starts its backtick count afresh (see InlineMarks).
     if (top?.kind === CODE) this.marks.noteCode(s);

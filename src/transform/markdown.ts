@@ -1,7 +1,7 @@
 /**
  * Markdown helpers: code languages from class conventions and the final tidy-up of the markdown the streaming writer (markdown-writer.ts) produces.
  */
-import { codeAt, codeOrNone } from './html-util.js';
+import { codeAt, codeOrNone, holds } from './html-util.js';
 
 /** Languages that name no language: a fence without a tag says the same more plainly. */
 const NON_LANGUAGES = new Set(['none', 'default', 'text', 'plain', 'plaintext', 'nohighlight', 'no-highlight', 'txt']);
@@ -15,7 +15,7 @@ const LANG_TOKEN = /^(?:language|lang|highlight-source|highlight)-([\w+#.-]{1,40
 export function codeLanguage(classAttr: string | undefined): string | undefined {
   // Every convention below has one of these words in it; most class lists (a manual's "literal")
   // have none and are not split.
-  if (!classAttr || !(classAttr.includes('lang') || classAttr.includes('highlight') || classAttr.includes('sourceCode'))) return undefined;
+  if (!classAttr || !(holds(classAttr, 'lang') || holds(classAttr, 'highlight') || holds(classAttr, 'sourceCode'))) return undefined;
   const tokens = classAttr.trim().split(/\s+/);
   for (const t of tokens) {
     const m = LANG_TOKEN.exec(t);
@@ -156,10 +156,11 @@ export function postprocessMarkdown(md: string, removeBase64Images: boolean): st
     // there would read as part of the code's surroundings, so give it its blank line.
     if (closedFence && raw !== '') out.push('');
     closedFence = false;
-    const last = codeOrNone(raw, raw.length - 1, raw.length);
+    const len = raw.length;
+    const last = codeOrNone(raw, len - 1, len);
     let line = last === 32 || last === 9 ? raw.replace(/[ \t]+$/, '') : raw;
     // Inline elements that rendered as nothing leave doubled spaces between words.
-    if (line.includes('  ')) line = line.replace(INNER_SPACES, ' ');
+    if (holds(line, '  ')) line = line.replace(INNER_SPACES, ' ');
     const m = mayFence ? FENCE.exec(line) : null;
     if (m) {
       fence = m[1]!;

@@ -9,7 +9,7 @@
  * ends in teasers of its own blog ("Our latest insights", "From the blog"); "Trusted by..."
  * strips are left alone, as they often open the wrapper of the offer's description.
  */
-import { COLLAPSIBLE_SPACE, cleanText, codeAt } from '../html-util.js';
+import { COLLAPSIBLE_SPACE, cleanText, codeAt, holds } from '../html-util.js';
 
 /** Rails of items like the page's own: "related", "similar", "more like this". */
 const RELATED: readonly RegExp[] = [
@@ -175,7 +175,7 @@ const RAIL_HEADING_MAX = 60;
 export function isRailHeading(text: string): boolean {
   const t = withoutTrailingMarks(text).replace(COLLAPSIBLE_SPACE, ' ').trim();
   if (t.length === 0 || t.length > RAIL_HEADING_MAX) return false;
-  return RAIL_HEADING.test(t.replace(/’/g, "'"));
+  return RAIL_HEADING.test(holds(t, '’') ? t.replace(/’/g, "'") : t);
 }
 
 /** The text without the colons, stops, ellipses, exclamation marks and spaces it ends in. */
