@@ -2,6 +2,7 @@
  * Cheap looks at a fetched page that decide what the pipeline does next: does it need a browser
  * to show its content, and was the request blocked (so `proxy: auto` should try again)?
  */
+import { isPatternSpace } from '../transform/html-util.js';
 
 const MOUNT_POINT = /<(div|main|section)\b[^>]*\bid\s*=\s*["']?(root|app|__next|__nuxt|svelte|main-app|application)["']?[^>]*>\s*<\/\1>/i;
 const ENABLE_JS = /<noscript\b[^>]*>[\s\S]{0,400}?(enable|turn on|requires?)\s+javascript/i;
@@ -24,7 +25,7 @@ export function visibleTextLength(html: string, enough = Infinity): number {
   let gap = false;
   while (i < html.length) {
     const c = html.charCodeAt(i);
-    const skipTo = c === 60 ? markupEnd(html, i) : c === 38 ? entityEnd(html, i) : isSpace(c) ? i + 1 : -1;
+    const skipTo = c === 60 ? markupEnd(html, i) : c === 38 ? entityEnd(html, i) : isPatternSpace(c) ? i + 1 : -1;
     if (skipTo > 0) {
       gap = true;
       i = skipTo;
@@ -59,13 +60,6 @@ function markupEnd(html: string, at: number): number {
 function entityEnd(html: string, at: number): number {
   ENTITY.lastIndex = at;
   return ENTITY.test(html) ? ENTITY.lastIndex : -1;
-}
-
-/** JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  return (
-    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-  );
 }
 
 /** `\w`: what a `\b` after a tag name must not be followed by. */

@@ -39,6 +39,12 @@ export function indexIn(s: string, search: string, from: number): number {
   return String.prototype.indexOf.call(s, search, from);
 }
 
+/** Whether character code `c` is one that `\s` matches in a regular expression. */
+export function isPatternSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** The code of `s[i]`, or -1 when `i` is not within `s` (of length `len`); see codeAt. */
 export function codeOrNone(s: string, i: number, len: number): number {
   return i >= 0 && i < len ? codeAt(s, i) : -1;

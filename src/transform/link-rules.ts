@@ -7,7 +7,7 @@ import { isPitch } from './block-rules.js';
 import type { BlockNode } from './block-node.js';
 import type { FilterState } from './filter-state.js';
 import type { Frame } from './frame.js';
-import { cleanText, codeAt, indexIn } from './html-util.js';
+import { cleanText, codeAt, indexIn, isPatternSpace } from './html-util.js';
 import { countWords } from './markdown-repeats.js';
 import { CARD_TITLE_MIN_WORDS, ITEM_ACTION, ITEM_LINE_MAX, ITEM_MIN, ITEM_MIN_TEXT, ITEM_RICH_SHARE, ITEM_TAGS, LINK_LIST_MIN, LINK_LIST_SHARE, LINK_LIST_TEXT, MENU_SHAPE, SHOWN_PRICE_MAX_TEXT, TAG_LIST_MAX, TAG_LIST_MIN, TAG_MAX } from './rules/items.js';
 import { CTA, LINK_BLOCK_MIN_PROSE, LINK_DENSITY_MAX, LONG_LINK_TEXT } from './rules/links.js';
@@ -315,13 +315,7 @@ function mayOpenWithLabel(out: readonly string[], from: number): boolean {
 
 /** An emphasis marker or what `\s` matches: what LABELLED_LINE allows around a label. */
 function isMarkerOrSpace(c: number): boolean {
-  return c === 42 || c === 95 || isRegExpSpace(c);
-}
-
-/** What `\s` matches in a regular expression. */
-function isRegExpSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return c === 42 || c === 95 || isPatternSpace(c);
 }
 
 /**

@@ -367,8 +367,7 @@ export class MarkdownWriter {
     s = s.replace(SPACE_RUN, ' ');
     if (start > 0) this.space = true;
     const inlines = this.marks.stack;
-    // (Most text is outside any marker: an empty stack is not read past its end, which V8 makes slow.)
-    const top = inlines.length > 0 ? inlines[inlines.length - 1] : undefined;
+    const top = this.marks.top();
     let inLink = false;
     if (top !== undefined) {
       for (let i = inlines.length - 1; i >= 0; i--) {
