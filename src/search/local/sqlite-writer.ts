@@ -5,13 +5,14 @@
  * never wait for, or hold up, the store's.
  *
  * Pages and removals are buffered and sent in batches (every FLUSH_MS, or FLUSH_AT writes), each
- * batch one transaction with every write in a savepoint, so one that fails fails alone. A crawl's
- * pages thus reach the thread in few messages and few commits (FTS5 writes a segment per commit:
- * on the PostgreSQL manual's text, 0.116 ms of CPU a page in commits of 64, 0.133 in 16). A crash
- * loses the buffered writes, which the next fetch of those pages makes again; reads call `settle`
- * first, so a page is found as soon as its scrape has answered. A page whose text is unchanged
- * since it was indexed (same hash) only has its date renewed, not its text tokenized again; a
- * `renew` does only that, for a page its caller knows unchanged (sqlite-index.ts).
+ * batch one transaction; a batch that fails is written again write by write, so one that fails
+ * fails alone. A crawl's pages thus reach the thread in few messages and few commits (FTS5 writes
+ * a segment per commit: on the PostgreSQL manual's text, 0.13 ms a page in commits of 256, 0.15
+ * in 64, 0.18 in 16). A crash loses the buffered writes, which the next fetch of those pages
+ * makes again; reads call `settle` first, so a page is found as soon as its scrape has answered.
+ * A page whose text is unchanged since it was indexed (same hash) only has its date renewed, not
+ * its text tokenized again; a `renew` does only that, for a page its caller knows unchanged
+ * (sqlite-index.ts).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -27,8 +28,8 @@ export type WriteOp =
   | { op: 'settle' };
 
 /** How long a buffered write may wait, and how many make a batch that goes at once. */
-export const FLUSH_MS = 200;
-export const FLUSH_AT = 64;
+export const FLUSH_MS = 500;
+export const FLUSH_AT = 256;
 
 // Plain JavaScript, so it runs the same from source and from a build.
 const THREAD_SOURCE = `
@@ -58,10 +59,13 @@ function run(m) {
   }
   if (m.op === 'upsert') {
     const p = m.page;
-    const hash = createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.body, p.urlWords, p.publishedAt ?? null])).digest('base64');
     const prev = find.get(m.teamId, p.url);
-    let id;
     const source = m.sourceHash ?? null;
+    // The text's hash spares a page held already from being tokenized again when only its source
+    // changed. A new page with a source hash goes without one (a later change of source then
+    // tokenizes it again): hashing its text cost a tenth of the write.
+    const hash = prev || !source ? createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.body, p.urlWords, p.publishedAt ?? null])).digest('base64') : null;
+    let id;
     if (prev && prev.text_hash === hash) {
       touch.run(m.indexedAt, source, prev.id);
       return null;
@@ -88,28 +92,36 @@ function run(m) {
 }
 let queue = [];
 let scheduled = false;
+// The whole batch in one transaction. FTS5 writes out the terms it holds at every savepoint, so a
+// savepoint per write made each page a segment of its own and cost as much as the rest of the
+// write; only when the batch fails is it run again write by write, each in its own savepoint,
+// so that one that fails fails alone.
+const all = db.transaction((batch) => batch.map((m) => ({ id: m.id, value: run(m) })));
+const each = db.transaction((batch) => batch.map((m) => {
+  savepoint.run();
+  try {
+    const value = run(m);
+    release.run();
+    return { id: m.id, value };
+  } catch (e) {
+    rollback.run();
+    release.run();
+    return { id: m.id, error: String((e && e.message) || e) };
+  }
+}));
 function flush() {
   scheduled = false;
   const batch = queue;
   queue = [];
-  const results = [];
+  let results;
   try {
-    db.transaction(() => {
-      for (const m of batch) {
-        savepoint.run();
-        try {
-          results.push({ id: m.id, value: run(m) });
-          release.run();
-        } catch (e) {
-          rollback.run();
-          release.run();
-          results.push({ id: m.id, error: String((e && e.message) || e) });
-        }
-      }
-    })();
-  } catch (e) {
-    results.length = 0;
-    for (const m of batch) results.push({ id: m.id, error: String((e && e.message) || e) });
+    results = all(batch);
+  } catch {
+    try {
+      results = each(batch);
+    } catch (e) {
+      results = batch.map((m) => ({ id: m.id, error: String((e && e.message) || e) }));
+    }
   }
   parentPort.postMessage(results);
 }

@@ -107,6 +107,34 @@ describe.each(backends)('local index writes ($name)', ({ url }) => {
     await index.upsert('a', page('a copper kettle'));
     expect(await find('copper')).toHaveLength(1);
   });
+
+  it('replaces the text of a page when its source changed, and renews it while the source stays', async () => {
+    await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1), 'source-1');
+    await index.upsert('a', page('an iron teapot'), Date.UTC(2024, 0, 2), 'source-2');
+    expect(await find('copper')).toEqual([]);
+    expect(await index.renew('a', URL_A, 'source-2', Date.UTC(2025, 0, 1))).toBe(true);
+    expect((await find('teapot')).map((h) => h.date)).toEqual([Date.UTC(2025, 0, 1)]);
+  });
+});
+
+describe('local index on SQLite, a write that fails', () => {
+  it('fails alone: the other pages written with it are found', async () => {
+    const scratch = scratchStore('search_writes_failed', undefined);
+    const failed: Error[] = [];
+    const index = new SqliteIndex(path.join(scratch.folder(), 'search.sqlite'), (err) => failed.push(err));
+    try {
+      // A page without a host breaks the table's NOT NULL rule, in the same batch as the others.
+      const broken = { ...page('a broken kettle', `${URL_A}/broken`), host: null } as unknown as PageText;
+      await Promise.all([index.upsert('a', page('a copper kettle', `${URL_A}/1`)), index.upsert('a', broken), index.upsert('a', page('a copper pot', `${URL_A}/2`))]);
+      const hits = await index.search({ teamId: 'a', query: 'copper', limit: 5 });
+      expect(hits.map((h) => h.url).sort()).toEqual([`${URL_A}/1`, `${URL_A}/2`]);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]!.message).toMatch(/NOT NULL/);
+    } finally {
+      await index.close();
+      await scratch.remove();
+    }
+  });
 });
 
 describe('local index on SQLite made before text hashes', () => {
