@@ -61,9 +61,10 @@ describe('page text and snippets', () => {
     const p = pageText(doc)!;
     expect(p.url).toBe('https://docs.example.com/sql-select.html');
     expect(p.headings).toBe('Select rows\nSyntax');
-    expect(p.body).toContain('Use SELECT to read rows.');
+    // Markup leaves blanks, which the index ignores and a snippet closes up.
+    expect(p.body.split(/\s+/)).toEqual(['Select', 'rows', 'Use', 'SELECT', 'to', 'read', 'rows.', 'Syntax', 'img']);
     expect(p.urlWords).toBe('docs example com sql select html');
-    expect(markdownToText('a [b](c) `d`')).toBe('a b d');
+    expect(markdownToText('a [b](c) `d`').split(/\s+/)).toEqual(['a', 'b', 'd']);
   });
 
   it('hashes everything the page text is read from, and nothing else', () => {
@@ -86,6 +87,11 @@ describe('page text and snippets', () => {
   it('picks the passage with the most query words', () => {
     const text = 'Tea is old.\nKettles boil water.\nA kettle thermometer tells the water temperature for green tea.\nThe end.';
     expect(bestSnippet(text, 'green tea temperature')).toBe('A kettle thermometer tells the water temperature for green tea.');
+  });
+
+  it('closes up the blanks that markup left in a passage', () => {
+    const body = pageText({ markdown: 'Pour | the **hot** _water_ |', metadata: { url: 'https://tea.example/', statusCode: 200 } } as unknown as Document)!.body;
+    expect(bestSnippet(body, 'water')).toBe('Pour the hot water');
   });
 
   it('trims a long passage around its first match', () => {

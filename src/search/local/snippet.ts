@@ -14,7 +14,8 @@ const stem = (w: string) => w.replace(/(ing|ed|es|s)$/, '') || w;
 function passages(text: string): string[] {
   const out: string[] = [];
   for (const para of text.split(/\n+/)) {
-    const p = para.trim();
+    // The indexed text keeps the blanks that markup left (page-text.ts).
+    const p = para.replace(/\s+/g, ' ').trim();
     if (!p) continue;
     if (p.length <= MAX_SNIPPET * 2) {
       out.push(p);
