@@ -9,7 +9,8 @@
  *    same run, each in a Gleaner child process of its own: a first crawl into an empty index, then
  *    the timed one, fetching the same pages again as a recurring crawl does.
  *
- * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl]` runs it alone.
+ * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]`
+ * runs it alone (N crawl rounds, indexing off then on; 3 by default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -259,14 +260,21 @@ export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
     'indexing off': { pages: off.pages, seconds: +off.seconds.toFixed(2), 'pages/s': +(off.pages / off.seconds).toFixed(1) },
     'indexing on': { pages: on.pages, seconds: +on.seconds.toFixed(2), 'pages/s': +(on.pages / on.seconds).toFixed(1) },
   });
-  const slower = ((off.pages / off.seconds) / (on.pages / on.seconds) - 1) * 100;
-  const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${(r.pages / r.seconds).toFixed(0)}`).join(', ');
-  console.log(`Indexing on: ${Math.abs(slower).toFixed(1)}% ${slower >= 0 ? 'slower' : 'faster'} (rounds: ${rounds} pages/s)`);
-  const firstBest = (label: string) => Math.max(...rows.filter((r) => r.label === label).map((r) => r.firstPagesPerSecond));
-  const firstSlower = (firstBest('indexing off') / firstBest('indexing on') - 1) * 100;
-  const firstRounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${r.firstPagesPerSecond.toFixed(0)}`).join(', ');
-  console.log(`First crawl (into an empty index), best of rounds: ${Math.abs(firstSlower).toFixed(1)}% ${firstSlower >= 0 ? 'slower' : 'faster'} with indexing on (rounds: ${firstRounds} pages/s)`);
   const median = (label: string, f: (r: CrawlFigures) => number) => quantile(rows.filter((r) => r.label === label).map(f).sort((a, b) => a - b), 0.5);
+  const pagesPerSecond = (r: CrawlFigures) => r.pages / r.seconds;
+  const firstPagesPerSecond = (r: CrawlFigures) => r.firstPagesPerSecond;
+  const slower = (offRate: number, onRate: number) => {
+    const d = (offRate / onRate - 1) * 100;
+    return `${Math.abs(d).toFixed(1)}% ${d >= 0 ? 'slower' : 'faster'}`;
+  };
+  const firstBest = (label: string) => Math.max(...rows.filter((r) => r.label === label).map(firstPagesPerSecond));
+  for (const [what, f, best] of [
+    ['Crawl again', pagesPerSecond, slower(off.pages / off.seconds, on.pages / on.seconds)],
+    ['First crawl (into an empty index)', firstPagesPerSecond, slower(firstBest('indexing off'), firstBest('indexing on'))],
+  ] as const) {
+    const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${f(r).toFixed(0)}`).join(', ');
+    console.log(`${what} with indexing on: best of rounds ${best}, median ${slower(median('indexing off', f), median('indexing on', f))} (rounds: ${rounds} pages/s)`);
+  }
   for (const [what, f] of [
     ['crawl again', (r: CrawlFigures) => r.cpuMsPerPage],
     ['first crawl', (r: CrawlFigures) => r.firstCpuMsPerPage],
@@ -288,7 +296,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     if (idx) printIndexBench(idx);
   }
   if (!process.argv.includes('--skip-crawl')) {
-    const crawl = await runIndexingCrawlBench();
+    const rounds = arg('--rounds');
+    const crawl = await runIndexingCrawlBench(rounds ? { rounds } : {});
     if (crawl) printIndexingCrawlBench(crawl);
   }
 }
