@@ -4,10 +4,13 @@
  * words: a word met before on the page costs no string, no lower-casing and no map lookup. The
  * table is small and reused page after page, so that it stays in the processor's caches.
  *
+ * A word new to the page is looked up next in a table of the words met on earlier pages, which
+ * keeps the term each one counts as: on the PostgreSQL manual, turning a page's new words into
+ * strings and terms again cost a sixth of the analysis. That table is asked only on the page
+ * table's misses; in front of it, its lookups, spread over megabytes, cost as much as they saved.
+ *
  * Bytes rather than the string's characters: charCodeAt on the slices a page's sentences are
  * made of cost about ten nanoseconds a character, most of a word's lookup.
- * A table of every word ever met, in front of the page's, was tried: its lookups, spread over
- * megabytes, cost as much as they saved.
  */
 
 /** ASCII lower case of a byte (the only case folding the word scan needs). */
@@ -18,68 +21,80 @@ export const HASH_START = 0x811c9dc5 | 0;
 export const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 
 const FIRST_SLOTS = 1 << 11;
+/** Words the table of earlier pages holds at most; past that it starts again, so memory stays bounded. */
+const MAX_KNOWN_WORDS = 1 << 17;
 const encoder = new TextEncoder();
 
-export class PageWords {
-  /** Open addressing: entry number + 1 per slot, 0 when free. */
-  private slots: Int32Array = new Int32Array(FIRST_SLOTS);
-  private count = 0;
-  /** Per entry: the word's hash, its lower-cased bytes (in `pool`) and its id (-1: no term). */
-  private hashes: Int32Array = new Int32Array(FIRST_SLOTS / 2);
-  private offsets: Int32Array = new Int32Array(FIRST_SLOTS / 2);
-  private lengths: Int32Array = new Int32Array(FIRST_SLOTS / 2);
-  private ids: Int32Array = new Int32Array(FIRST_SLOTS / 2);
-  private pool: Buffer = Buffer.alloc(1 << 14);
+/** Lower-cased words (as bytes) to a number each: open addressing on the word's hash. */
+class WordTable {
+  /** Entry number + 1 per slot, 0 when free. */
+  private slots: Int32Array;
+  count = 0;
+  /** Per entry: the word's hash, its lower-cased bytes (in `pool`) and its value. */
+  private hashes: Int32Array;
+  private offsets: Int32Array;
+  private lengths: Int32Array;
+  private values: Int32Array;
+  pool: Buffer = Buffer.alloc(1 << 14);
   private used = 0;
-  private vocab = new Map<string, number>();
-  /** Bytes of the word being looked up by idOfWord. */
-  private wordBytes = new Uint8Array(256);
+  /** The slot the last miss of `find` ended on: where `add` puts the word. */
+  private free = 0;
 
-  /** termFor: the term a lower-cased word counts as, undefined when it is none. */
-  constructor(private readonly termFor: (lowerWord: string) => string | undefined) {}
+  constructor(private readonly firstSlots: number) {
+    this.slots = new Int32Array(firstSlots);
+    this.hashes = new Int32Array(firstSlots / 2);
+    this.offsets = new Int32Array(firstSlots / 2);
+    this.lengths = new Int32Array(firstSlots / 2);
+    this.values = new Int32Array(firstSlots / 2);
+  }
 
-  /** Starts a page: its vocabulary (term -> id, ids from 0 in order of first use) fills as words are met. */
-  begin(): Map<string, number> {
-    this.vocab = new Map();
+  clear(): void {
     this.count = 0;
     this.used = 0;
     // A long page's table is not kept for the next one: a large table costs its clearing.
-    if (this.slots.length > FIRST_SLOTS * 4) this.slots = new Int32Array(FIRST_SLOTS);
+    if (this.slots.length > this.firstSlots * 4) this.slots = new Int32Array(this.firstSlots);
     else this.slots.fill(0);
-    return this.vocab;
   }
 
-  /**
-   * The id of the word bytes[start, end), compared and hashed in ASCII lower case (`hash` made
-   * with hashStep from HASH_START); -1 when it is no term.
-   */
-  idOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const mask = this.slots.length - 1;
+  /** The value of the word bytes[start, end) hashed as `hash`; undefined when it is not held. */
+  find(bytes: Uint8Array, start: number, end: number, hash: number): number | undefined {
+    const slots = this.slots;
+    const mask = slots.length - 1;
     const length = end - start;
     let slot = hash & mask;
-    for (let e = this.slots[slot]!; e !== 0; e = this.slots[slot]!) {
+    for (let e = slots[slot]!; e !== 0; e = slots[slot]!) {
       const x = e - 1;
-      if (this.hashes[x] === hash && this.lengths[x] === length && this.same(this.offsets[x]!, bytes, start, length)) return this.ids[x]!;
+      if (this.hashes[x] === hash && this.lengths[x] === length && this.same(this.offsets[x]!, bytes, start, length)) return this.values[x]!;
       slot = (slot + 1) & mask;
     }
-    const offset = this.keep(bytes, start, length);
-    const term = this.termFor(this.pool.toString('utf8', offset, offset + length));
-    let id = -1;
-    if (term !== undefined) {
-      id = this.vocab.get(term) ?? this.vocab.size;
-      if (id === this.vocab.size) this.vocab.set(term, id);
-    }
-    this.add(hash, offset, length, id, slot);
-    return id;
+    this.free = slot;
+    return undefined;
   }
 
-  /** The id of a word already in lower case (any script); -1 when it is no term. */
-  idOfWord(word: string): number {
-    if (this.wordBytes.length < word.length * 3) this.wordBytes = new Uint8Array(word.length * 3);
-    const n = encoder.encodeInto(word, this.wordBytes).written;
-    let h = HASH_START;
-    for (let i = 0; i < n; i++) h = hashStep(h, lowerAscii(this.wordBytes[i]!));
-    return this.idOf(this.wordBytes, 0, n, h);
+  /** Adds the word `find` just missed; returns where its lower-cased bytes are in `pool`. */
+  add(bytes: Uint8Array, start: number, end: number, hash: number, value: number): number {
+    const length = end - start;
+    const offset = this.keep(bytes, start, length);
+    const e = this.count++;
+    if (e === this.hashes.length) {
+      this.hashes = grown(this.hashes);
+      this.offsets = grown(this.offsets);
+      this.lengths = grown(this.lengths);
+      this.values = grown(this.values);
+    }
+    this.hashes[e] = hash;
+    this.offsets[e] = offset;
+    this.lengths[e] = length;
+    this.values[e] = value;
+    this.slots[this.free] = e + 1;
+    // At most half full, so that probes stay short.
+    if (2 * (e + 1) > this.slots.length) this.slots = rehashed(this.hashes, e + 1, this.slots.length * 2);
+    return offset;
+  }
+
+  /** Sets the value of the word added last. */
+  setLast(value: number): void {
+    this.values[this.count - 1] = value;
   }
 
   private same(offset: number, bytes: Uint8Array, start: number, length: number): boolean {
@@ -100,22 +115,96 @@ export class PageWords {
     this.used += length;
     return offset;
   }
+}
 
-  private add(hash: number, offset: number, length: number, id: number, slot: number): void {
-    const e = this.count++;
-    if (e === this.hashes.length) {
-      this.hashes = grown(this.hashes);
-      this.offsets = grown(this.offsets);
-      this.lengths = grown(this.lengths);
-      this.ids = grown(this.ids);
+export class PageWords {
+  /** This page's words: value = the word's id on the page, -1 when it is no term. */
+  private readonly page = new WordTable(FIRST_SLOTS);
+  /** Words of earlier pages: value = index in `terms`, -1 when it is no term. */
+  private readonly known = new WordTable(1 << 14);
+  private terms: string[] = [];
+  private termIndex = new Map<string, number>();
+  /** Per entry of `terms`: its id on the page, valid when its `stamps` entry is this page's. */
+  private pageIds: Int32Array = new Int32Array(1 << 12);
+  private stamps: Int32Array = new Int32Array(1 << 12);
+  private pageNumber = 0;
+  private vocab = new Map<string, number>();
+  /** Bytes of the word being looked up by idOfWord. */
+  private wordBytes = new Uint8Array(256);
+
+  /** termFor: the term a lower-cased word counts as, undefined when it is none. */
+  constructor(private readonly termFor: (lowerWord: string) => string | undefined) {}
+
+  /** Starts a page: its vocabulary (term -> id, ids from 0 in order of first use) fills as words are met. */
+  begin(): Map<string, number> {
+    this.vocab = new Map();
+    this.page.clear();
+    if (this.known.count > MAX_KNOWN_WORDS) {
+      this.known.clear();
+      this.terms = [];
+      this.termIndex = new Map();
+      this.stamps.fill(0);
     }
-    this.hashes[e] = hash;
-    this.offsets[e] = offset;
-    this.lengths[e] = length;
-    this.ids[e] = id;
-    this.slots[slot] = e + 1;
-    // At most half full, so that probes stay short.
-    if (2 * (e + 1) > this.slots.length) this.slots = rehashed(this.hashes, e + 1, this.slots.length * 2);
+    // Page numbers start at 1: a stamp of 0 is no page's.
+    if (this.pageNumber === 0x7fffffff) {
+      this.pageNumber = 0;
+      this.stamps.fill(0);
+    }
+    this.pageNumber++;
+    return this.vocab;
+  }
+
+  /**
+   * The id of the word bytes[start, end), compared and hashed in ASCII lower case (`hash` made
+   * with hashStep from HASH_START); -1 when it is no term.
+   */
+  idOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const onPage = this.page.find(bytes, start, end, hash);
+    if (onPage !== undefined) return onPage;
+    const t = this.termOf(bytes, start, end, hash);
+    let id = -1;
+    if (t >= 0) {
+      if (this.stamps[t] === this.pageNumber) id = this.pageIds[t]!;
+      else {
+        id = this.vocab.size;
+        this.vocab.set(this.terms[t]!, id);
+        this.stamps[t] = this.pageNumber;
+        this.pageIds[t] = id;
+      }
+    }
+    this.page.add(bytes, start, end, hash, id);
+    return id;
+  }
+
+  /** The id of a word already in lower case (any script); -1 when it is no term. */
+  idOfWord(word: string): number {
+    if (this.wordBytes.length < word.length * 3) this.wordBytes = new Uint8Array(word.length * 3);
+    const n = encoder.encodeInto(word, this.wordBytes).written;
+    let h = HASH_START;
+    for (let i = 0; i < n; i++) h = hashStep(h, lowerAscii(this.wordBytes[i]!));
+    return this.idOf(this.wordBytes, 0, n, h);
+  }
+
+  /** The index in `terms` of the term the word counts as, from earlier pages when they met it; -1 when none. */
+  private termOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
+    const held = this.known.find(bytes, start, end, hash);
+    if (held !== undefined) return held;
+    const offset = this.known.add(bytes, start, end, hash, -1);
+    const term = this.termFor(this.known.pool.toString('utf8', offset, offset + end - start));
+    if (term === undefined) return -1;
+    let t = this.termIndex.get(term);
+    if (t === undefined) {
+      t = this.terms.length;
+      this.terms.push(term);
+      this.termIndex.set(term, t);
+      if (t === this.stamps.length) {
+        this.stamps = grown(this.stamps);
+        this.pageIds = grown(this.pageIds);
+      }
+    }
+    // The entry just added: its value was not known when it was placed.
+    this.known.setLast(t);
+    return t;
   }
 }
 

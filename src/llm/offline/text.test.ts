@@ -59,4 +59,12 @@ describe('analyse', () => {
     expect(terms(lines[0]!)).not.toContain('analyze-only');
     expect(terms(lines[1]!)).toContain('analyze-only');
   });
+
+  it('numbers the terms of each page from 0 in its own order, whatever earlier pages held', () => {
+    analyse('Kettles boil water. Teapots steep leaves.');
+    const page = analyse('Leaves steep slowly. Kettles whistle.');
+    expect([...page.vocab.keys()]).toEqual(terms('Leaves steep slowly. Kettles whistle.'));
+    expect([...page.vocab.values()]).toEqual([0, 1, 2, 3, 4]);
+    expect(page.ids.map((ids) => [...ids])).toEqual([[0, 1, 2], [3, 4]]);
+  });
 });

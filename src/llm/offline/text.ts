@@ -28,7 +28,7 @@ const MARKUP = /[![\]<*_`|]|\s\s/;
 const LINK_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|\*\*|__|`/g;
 const LINK_TAG_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g;
 /** Whitespace other than single spaces: the only case the collapse below changes anything. */
-const LOOSE_SPACE = /\s\s|[^\S ]/;
+const LOOSE_SPACE = / \s|[^\S ]/;
 
 const MARKS = /\*\*|__|`/g;
 
@@ -243,10 +243,15 @@ function sentenceIds(text: string): Int32Array {
     }
     unicode = true;
   }
+  // Locals, not the module's bindings: each read of those is checked for initialisation.
+  const b = bytes;
+  const chars = wordChar;
+  const words = pageWords;
+  let out = scratch;
   let i = 0;
   while (i < len) {
-    let c = bytes[i]!;
-    if (c >= 128 || wordChar[c] === 0) {
+    let c = b[i]!;
+    if (c >= 128 || chars[c] === 0) {
       i++;
       continue;
     }
@@ -254,25 +259,25 @@ function sentenceIds(text: string): Int32Array {
     if (isMark(c)) {
       if (!unicode) {
         // Not a word: skip the run.
-        while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) i++;
+        while (i < len && (c = b[i]!) < 128 && chars[c] === 1) i++;
         continue;
       }
-      while (i < len && isMark(bytes[i]!)) i++;
+      while (i < len && isMark(b[i]!)) i++;
       start = i;
     }
     let h = HASH_START;
-    while (i < len && (c = bytes[i]!) < 128 && wordChar[c] === 1) {
+    while (i < len && (c = b[i]!) < 128 && chars[c] === 1) {
       h = hashStep(h, lowerAscii(c));
       i++;
     }
     // Single letters and digits are no terms.
     if (i - start < 2) continue;
-    const id = pageWords.idOf(bytes, start, i, h);
+    const id = words.idOf(b, start, i, h);
     if (id < 0) continue;
-    if (n === scratch.length) scratch = grown(scratch);
-    scratch[n++] = id;
+    if (n === out.length) scratch = out = grown(out);
+    out[n++] = id;
   }
-  return scratch.slice(0, n);
+  return out.slice(0, n);
 }
 
 export function analyse(markdown: string): PageText {
