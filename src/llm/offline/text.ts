@@ -165,7 +165,8 @@ export function terms(text: string): string[] {
 export interface PageText {
   sentences: Sentence[];
   ids: Int32Array[];
-  vocab: Map<string, number>;
+  /** The term of each id. */
+  vocab: string[];
 }
 
 /** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
