@@ -206,8 +206,11 @@ const encoder = new TextEncoder();
 /** The UTF-8 bytes of the sentence being read. */
 let bytes = new Uint8Array(1024);
 
-/** The ids of the sentence being read, copied out at its end: one allocation per sentence. */
-let scratch: Int32Array = new Int32Array(256);
+/**
+ * The ids of the page being read, copied out at its end into one array that every sentence's ids
+ * are a view of: an array of its own per sentence cost as much as reading its words.
+ */
+let scratch: Int32Array = new Int32Array(1024);
 const grown = (a: Int32Array): Int32Array => {
   const next = new Int32Array(a.length * 2);
   next.set(a);
@@ -215,14 +218,15 @@ const grown = (a: Int32Array): Int32Array => {
 };
 
 /**
- * The ids of a sentence's terms. Its words are runs of ASCII letters, digits and ' _ -, read from
- * its bytes. In ASCII text a run that starts with ' _ or - is no word; where the text also holds
- * non-ASCII characters, all of them neither letters nor digits (arrows, dashes, curly quotes),
- * a word starts at the run's first letter or digit, as the Unicode word pattern reads it. Text
- * with other non-ASCII characters goes through that pattern.
+ * Appends the ids of a sentence's terms to `scratch` from `from`; returns where they end. Its
+ * words are runs of ASCII letters, digits and ' _ -, read from its bytes. In ASCII text a run
+ * that starts with ' _ or - is no word; where the text also holds non-ASCII characters, all of
+ * them neither letters nor digits (arrows, dashes, curly quotes), a word starts at the run's
+ * first letter or digit, as the Unicode word pattern reads it. Text with other non-ASCII
+ * characters goes through that pattern.
  */
-function sentenceIds(text: string): Int32Array {
-  let n = 0;
+function sentenceIds(text: string, from: number): number {
+  let n = from;
   let unicode = false;
   // Non-ASCII characters become bytes from 128 up: not word characters, as the pattern reads them.
   if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
@@ -239,7 +243,7 @@ function sentenceIds(text: string): Int32Array {
           if (n === scratch.length) scratch = grown(scratch);
           scratch[n++] = id;
         }
-        return scratch.slice(0, n);
+        return n;
       }
     }
     unicode = true;
@@ -278,12 +282,20 @@ function sentenceIds(text: string): Int32Array {
     if (n === out.length) scratch = out = grown(out);
     out[n++] = id;
   }
-  return out.slice(0, n);
+  return n;
 }
 
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
   const vocab = pageWords.begin();
-  const ids = list.map((s) => (s.heading ? new Int32Array(0) : sentenceIds(s.text)));
+  const ends = new Int32Array(list.length);
+  let end = 0;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    if (!s.heading) end = sentenceIds(s.text, end);
+    ends[i] = end;
+  }
+  const all = scratch.slice(0, end);
+  const ids = list.map((_, i) => all.subarray(i === 0 ? 0 : ends[i - 1], ends[i]));
   return { sentences: list, ids, vocab };
 }
