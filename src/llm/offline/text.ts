@@ -43,6 +43,18 @@ function stripLinksAndMarks(line: string): string {
   return line.includes('`') ? line.replaceAll('`', '') : line;
 }
 
+/**
+ * Whether `mark` stands at the start of the line or after a space: where emphasis can open. Most
+ * underscores are inside names (pg_class), and the emphasis pattern, tried at every character of
+ * such a line, cost more than this look at each underscore.
+ */
+function opensEmphasis(line: string, mark: string): boolean {
+  for (let i = line.indexOf(mark); i >= 0; i = line.indexOf(mark, i + 1)) {
+    if (i === 0 || /\s/.test(line[i - 1]!)) return true;
+  }
+  return false;
+}
+
 /** Markdown syntax out, words and punctuation kept. */
 export function inlineText(line: string): string {
   // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
@@ -52,7 +64,7 @@ export function inlineText(line: string): string {
   let out = line.includes('<')
     ? line.replace(LINK_TAG_OR_MARK, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''))
     : stripLinksAndMarks(line);
-  if (out.includes('*') || out.includes('_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
+  if (opensEmphasis(out, '*') || opensEmphasis(out, '_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
   if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
   return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
 }
