@@ -1,13 +1,13 @@
 /**
  * A page's words, numbered as the offline tier reads them. A sentence's words are read from its
- * UTF-8 bytes and looked up by a hash of their lower-cased bytes in a table of the page's own
- * words: a word met before on the page costs no string, no lower-casing and no map lookup. The
- * table is small and reused page after page, so that it stays in the processor's caches.
+ * UTF-8 bytes and looked up by a hash of their lower-cased bytes in a table of the words met so
+ * far, on this page and earlier ones, which keeps the term each counts as: a word met before
+ * costs no string, no lower-casing, no stemming and no map lookup. Each term also keeps its id
+ * on the page being read, stamped with the page's number, so a new page needs no clearing.
  *
- * A word new to the page is looked up next in a table of the words met on earlier pages, which
- * keeps the term each one counts as: on the PostgreSQL manual, turning a page's new words into
- * strings and terms again cost a sixth of the analysis. That table is asked only on the page
- * table's misses; in front of it, its lookups, spread over megabytes, cost as much as they saved.
+ * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 5 MB, and on
+ * technical prose small enough to stay in the processor's caches. A table per page in front of
+ * it, and one that grew without bound, were both slower on the PostgreSQL manual.
  *
  * Bytes rather than the string's characters: charCodeAt on the slices a page's sentences are
  * made of cost about ten nanoseconds a character, most of a word's lookup.
@@ -20,9 +20,9 @@ export const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : 
 export const HASH_START = 0x811c9dc5 | 0;
 export const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 
-const FIRST_SLOTS = 1 << 11;
-/** Words the table of earlier pages holds at most; past that it starts again, so memory stays bounded. */
-const MAX_KNOWN_WORDS = 1 << 17;
+/** Words the table holds at most; past that it starts again, so memory stays bounded. */
+const MAX_KNOWN_WORDS = 1 << 16;
+const FIRST_SLOTS = 1 << 14;
 const encoder = new TextEncoder();
 
 /** Lower-cased words (as bytes) to a number each: open addressing on the word's hash. */
@@ -40,20 +40,12 @@ class WordTable {
   /** The slot the last miss of `find` ended on: where `add` puts the word. */
   private free = 0;
 
-  constructor(private readonly firstSlots: number) {
+  constructor(firstSlots: number) {
     this.slots = new Int32Array(firstSlots);
     this.hashes = new Int32Array(firstSlots / 2);
     this.offsets = new Int32Array(firstSlots / 2);
     this.lengths = new Int32Array(firstSlots / 2);
     this.values = new Int32Array(firstSlots / 2);
-  }
-
-  clear(): void {
-    this.count = 0;
-    this.used = 0;
-    // A long page's table is not kept for the next one: a large table costs its clearing.
-    if (this.slots.length > this.firstSlots * 4) this.slots = new Int32Array(this.firstSlots);
-    else this.slots.fill(0);
   }
 
   /** The value of the word bytes[start, end) hashed as `hash`; undefined when it is not held. */
@@ -118,10 +110,8 @@ class WordTable {
 }
 
 export class PageWords {
-  /** This page's words: value = the word's id on the page, -1 when it is no term. */
-  private readonly page = new WordTable(FIRST_SLOTS);
-  /** Words of earlier pages: value = index in `terms`, -1 when it is no term. */
-  private readonly known = new WordTable(1 << 14);
+  /** Words met: value = index in `terms`, -1 when it is no term. */
+  private known = new WordTable(FIRST_SLOTS);
   private terms: string[] = [];
   private termIndex = new Map<string, number>();
   /** Per entry of `terms`: its id on the page, valid when its `stamps` entry is this page's. */
@@ -142,9 +132,8 @@ export class PageWords {
    */
   begin(): string[] {
     this.vocab = [];
-    this.page.clear();
     if (this.known.count > MAX_KNOWN_WORDS) {
-      this.known.clear();
+      this.known = new WordTable(FIRST_SLOTS);
       this.terms = [];
       this.termIndex = new Map();
       this.stamps.fill(0);
@@ -163,8 +152,6 @@ export class PageWords {
    * with hashStep from HASH_START); -1 when it is no term.
    */
   idOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const onPage = this.page.find(bytes, start, end, hash);
-    if (onPage !== undefined) return onPage;
     const t = this.termOf(bytes, start, end, hash);
     let id = -1;
     if (t >= 0) {
@@ -176,7 +163,6 @@ export class PageWords {
         this.pageIds[t] = id;
       }
     }
-    this.page.add(bytes, start, end, hash, id);
     return id;
   }
 

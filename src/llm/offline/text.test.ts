@@ -66,4 +66,11 @@ describe('analyse', () => {
     expect(page.vocab).toEqual(terms('Leaves steep slowly. Kettles whistle.'));
     expect(page.ids.map((ids) => [...ids])).toEqual([[0, 1, 2], [3, 4]]);
   });
+
+  it('reads pages right after it has met more words than it keeps', () => {
+    // Seventy thousand different words, a thousand a page: past the table's bound, it starts again.
+    for (let p = 0; p < 70; p++) analyse(Array.from({ length: 1000 }, (_, i) => `Word${p}x${i}`).join(' ') + '.');
+    const page = analyse('Kettles boil water. Word3x7 kettles again.');
+    expect(page.ids.map((ids) => Array.from(ids, (id) => page.vocab[id]))).toEqual([terms('Kettles boil water.'), terms('Word3x7 kettles again.')]);
+  });
 });
