@@ -175,7 +175,7 @@ export class PageWords {
     return this.idOf(this.wordBytes, 0, n, h);
   }
 
-  /** The index in `terms` of the term the word counts as, from earlier pages when they met it; -1 when none. */
+  /** The index in `terms` of the term the word counts as (worked out once per word met); -1 when none. */
   private termOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const held = this.known.find(bytes, start, end, hash);
     if (held !== undefined) return held;
