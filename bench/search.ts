@@ -9,8 +9,10 @@
  *    same run, each in a Gleaner child process of its own: a first crawl into an empty index, then
  *    the timed one, fetching the same pages again as a recurring crawl does.
  *
- * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]`
- * runs it alone (N crawl rounds, indexing off then on; 3 by default).
+ * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]
+ * [--against DIR]` runs it alone: N crawl rounds (3 by default), indexing off then on, and with
+ * `--against` then on in another checkout (its own build and node_modules), for before/after
+ * figures from the same rounds.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -221,8 +223,10 @@ async function crawlOnce(g: GleanerChild, startUrl: string, limit: number, settl
 }
 
 const SETTLE_MS = 2000;
+/** The label of the `--against` checkout's rounds (indexing on, its code). */
+const AGAINST = 'indexing on, --against';
 
-export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number } = {}): Promise<CrawlFigures[] | undefined> {
+export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number; against?: string } = {}): Promise<CrawlFigures[] | undefined> {
   const dir = pgDocsDir();
   if (!dir) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
@@ -232,14 +236,19 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
   try {
     // Alternating rounds, best of each: the machine's speed drifts within a minute.
     for (let round = 0; round < (opts.rounds ?? 3); round++) {
-      for (const on of [false, true]) {
-        const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' } });
+      const runs: Array<{ label: string; on: boolean; root?: string }> = [
+        { label: 'indexing off', on: false },
+        { label: 'indexing on', on: true },
+        ...(opts.against ? [{ label: AGAINST, on: true, root: opts.against }] : []),
+      ];
+      for (const { label, on, root } of runs) {
+        const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' }, ...(root ? { root } : {}) });
         try {
           // The first crawl warms the server up; the second fetches the same pages again, as a
           // recurring crawl does, and is the one timed.
           const first = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
           const r = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
-          out.push({ label: on ? 'indexing on' : 'indexing off', ...r, firstCpuMsPerPage: first.cpuMsPerPage, firstPagesPerSecond: first.pages / first.seconds });
+          out.push({ label, ...r, firstCpuMsPerPage: first.cpuMsPerPage, firstPagesPerSecond: first.pages / first.seconds });
         } finally {
           await g.stop();
         }
@@ -252,35 +261,40 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
 }
 
 export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
-  const best = (label: string) => rows.filter((r) => r.label === label).reduce((a, b) => (b.pages / b.seconds > a.pages / a.seconds ? b : a));
-  const off = best('indexing off');
-  const on = best('indexing on');
-  console.log(`\nCrawl of up to ${off.pages} pages of the PostgreSQL manual, concurrency 16, with the local search index on and off (best of ${rows.length / 2} rounds each; target: at most 5% slower)`);
-  console.table({
-    'indexing off': { pages: off.pages, seconds: +off.seconds.toFixed(2), 'pages/s': +(off.pages / off.seconds).toFixed(1) },
-    'indexing on': { pages: on.pages, seconds: +on.seconds.toFixed(2), 'pages/s': +(on.pages / on.seconds).toFixed(1) },
-  });
-  const median = (label: string, f: (r: CrawlFigures) => number) => quantile(rows.filter((r) => r.label === label).map(f).sort((a, b) => a - b), 0.5);
+  const labels = [...new Set(rows.map((r) => r.label))];
+  const of = (label: string) => rows.filter((r) => r.label === label);
   const pagesPerSecond = (r: CrawlFigures) => r.pages / r.seconds;
   const firstPagesPerSecond = (r: CrawlFigures) => r.firstPagesPerSecond;
+  const best = (label: string, f: (r: CrawlFigures) => number) => Math.max(...of(label).map(f));
+  const median = (label: string, f: (r: CrawlFigures) => number) => quantile(of(label).map(f).sort((a, b) => a - b), 0.5);
   const slower = (offRate: number, onRate: number) => {
     const d = (offRate / onRate - 1) * 100;
     return `${Math.abs(d).toFixed(1)}% ${d >= 0 ? 'slower' : 'faster'}`;
   };
-  const firstBest = (label: string) => Math.max(...rows.filter((r) => r.label === label).map(firstPagesPerSecond));
-  for (const [what, f, best] of [
-    ['Crawl again', pagesPerSecond, slower(off.pages / off.seconds, on.pages / on.seconds)],
-    ['First crawl (into an empty index)', firstPagesPerSecond, slower(firstBest('indexing off'), firstBest('indexing on'))],
-  ] as const) {
-    const rounds = rows.map((r) => `${r.label === 'indexing on' ? 'on' : 'off'} ${f(r).toFixed(0)}`).join(', ');
-    console.log(`${what} with indexing on: best of rounds ${best}, median ${slower(median('indexing off', f), median('indexing on', f))} (rounds: ${rounds} pages/s)`);
-  }
-  for (const [what, f] of [
-    ['crawl again', (r: CrawlFigures) => r.cpuMsPerPage],
-    ['first crawl', (r: CrawlFigures) => r.firstCpuMsPerPage],
-  ] as const) {
-    const [cpuOff, cpuOn] = [median('indexing off', f), median('indexing on', f)];
-    console.log(`Server CPU per page, ${what} (median of rounds): off ${cpuOff.toFixed(2)} ms, on ${cpuOn.toFixed(2)} ms (${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% more)`);
+  console.log(`\nCrawl of up to ${of('indexing off')[0]!.pages} pages of the PostgreSQL manual, concurrency 16, with the local search index on and off (${of('indexing off').length} rounds each, taking turns; target: at most 5% slower)`);
+  console.table(
+    Object.fromEntries(
+      labels.map((label) => [
+        label,
+        { 'crawl again, best pages/s': +best(label, pagesPerSecond).toFixed(1), 'first crawl, best pages/s': +best(label, firstPagesPerSecond).toFixed(1), 'first crawl, CPU ms/page': +median(label, (r) => r.firstCpuMsPerPage).toFixed(2) },
+      ]),
+    ),
+  );
+  for (const label of labels.filter((l) => l !== 'indexing off')) {
+    for (const [what, f] of [
+      ['crawl again', pagesPerSecond],
+      ['first crawl (into an empty index)', firstPagesPerSecond],
+    ] as const) {
+      const rounds = rows.filter((r) => r.label === 'indexing off' || r.label === label).map((r) => `${r.label === 'indexing off' ? 'off' : 'on'} ${f(r).toFixed(0)}`).join(', ');
+      console.log(`${label}, ${what}: best of rounds ${slower(best('indexing off', f), best(label, f))}, median ${slower(median('indexing off', f), median(label, f))} (rounds: ${rounds} pages/s)`);
+    }
+    for (const [what, f] of [
+      ['crawl again', (r: CrawlFigures) => r.cpuMsPerPage],
+      ['first crawl', (r: CrawlFigures) => r.firstCpuMsPerPage],
+    ] as const) {
+      const [cpuOff, cpuOn] = [median('indexing off', f), median(label, f)];
+      console.log(`${label}, server CPU per page, ${what} (median of rounds): off ${cpuOff.toFixed(2)} ms, on ${cpuOn.toFixed(2)} ms (${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% more)`);
+    }
   }
 }
 
@@ -297,7 +311,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (!process.argv.includes('--skip-crawl')) {
     const rounds = arg('--rounds');
-    const crawl = await runIndexingCrawlBench(rounds ? { rounds } : {});
+    const at = process.argv.indexOf('--against');
+    const against = at > 0 ? path.resolve(process.argv[at + 1]!) : undefined;
+    const crawl = await runIndexingCrawlBench({ ...(rounds ? { rounds } : {}), ...(against ? { against } : {}) });
     if (crawl) printIndexingCrawlBench(crawl);
   }
 }
