@@ -25,6 +25,11 @@ describe('sentences', () => {
     expect(texts('Not a [link] here, `x` [nor](this.')).toEqual(['Not a [link] here, x [nor](this.']);
   });
 
+  it('drops the marks inside a link\'s text too, and keeps what looks like a tag there', () => {
+    expect(texts('See [`pg_class`](a.html) and [**bold**](b.html).')).toEqual(['See pg_class and bold.']);
+    expect(texts('Call [`Handler.<protocol>_open()`](c.html) <b>now</b>.')).toEqual(['Call Handler.<protocol>_open() now .']);
+  });
+
   it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
     expect(texts('First one.\u00a0\u00a0Second one. Élan follows.')).toEqual(['First one.', 'Second one.', 'Élan follows.']);
   });
