@@ -41,11 +41,7 @@ const MARKS = /\*\*|__|`/g;
  * the link pattern, tried at every character, cost a quarter of the whole cut.
  */
 function stripLinksAndMarks(line: string): string {
-  if (line.includes('[')) {
-    const out = line.replace(LINK_OR_MARK, '$1');
-    // A link's text comes out as written: its own marks go too.
-    return out.includes('`') || out.includes('**') || out.includes('__') ? out.replace(MARKS, '') : out;
-  }
+  if (line.includes('[')) return line.replace(LINK_OR_MARK, '$1');
   if (line.includes('*') || line.includes('_')) return line.replace(MARKS, '');
   return line.includes('`') ? line.replaceAll('`', '') : line;
 }
@@ -69,8 +65,10 @@ export function inlineText(line: string): string {
   // Links and images to their text, tags to a space, bold and code marks out: one pass. Without a
   // tag on the line (nearly always) a replacement pattern does it, with no call back per match.
   let out = line.includes('<')
-    ? line.replace(LINK_TAG_OR_MARK, (m, text: string | undefined) => (text !== undefined ? text.replace(MARKS, '') : m[0] === '<' ? ' ' : ''))
+    ? line.replace(LINK_TAG_OR_MARK, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''))
     : stripLinksAndMarks(line);
+  // A link's text comes out as written, the only place marks can be left: they go too.
+  if (line.includes('[') && (out.includes('`') || out.includes('**') || out.includes('__'))) out = out.replace(MARKS, '');
   if (opensEmphasis(out, '*') || opensEmphasis(out, '_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
   if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
   return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
