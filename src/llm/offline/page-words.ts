@@ -25,78 +25,49 @@ const MAX_KNOWN_WORDS = 1 << 16;
 const FIRST_SLOTS = 1 << 14;
 const encoder = new TextEncoder();
 
-/** Lower-cased words (as bytes) to a number each: open addressing on the word's hash. */
+/**
+ * Lower-cased words (as bytes) to a number each: open addressing on the word's hash. A slot holds
+ * everything a lookup of a word of up to INLINE_BYTES bytes reads (hash, length, value and the
+ * bytes themselves) in 32 bytes: one cache line. In a server the table is mostly out of the
+ * caches by the next page, and a lookup that read separate arrays, or the word's bytes elsewhere,
+ * cost a line each: those misses were most of the time spent reading a page's words.
+ */
 class WordTable {
-  /** Entry number + 1 per slot, 0 when free. */
+  /** SLOT numbers per slot: hash, length (0: free), offset in `pool`, value, then the bytes. */
   private slots: Int32Array;
+  /** The same memory as bytes, for the words kept inline. */
+  private slotBytes: Uint8Array;
+  private mask: number;
   count = 0;
-  /** Per entry: the word's hash, its lower-cased bytes (in `pool`) and its value. */
-  private hashes: Int32Array;
-  private offsets: Int32Array;
-  private lengths: Int32Array;
-  private values: Int32Array;
+  /** Every word's lower-cased bytes: those of long words are compared here. */
   pool: Buffer = Buffer.alloc(1 << 14);
   private used = 0;
-  /** The slot the last miss of `find` ended on: where `add` puts the word. */
+  /** The slot the last miss of `find` ended on: where `insert` puts the word. */
   private free = 0;
 
   constructor(firstSlots: number) {
-    this.slots = new Int32Array(firstSlots);
-    this.hashes = new Int32Array(firstSlots / 2);
-    this.offsets = new Int32Array(firstSlots / 2);
-    this.lengths = new Int32Array(firstSlots / 2);
-    this.values = new Int32Array(firstSlots / 2);
+    this.slots = new Int32Array(firstSlots * SLOT);
+    this.slotBytes = new Uint8Array(this.slots.buffer);
+    this.mask = firstSlots - 1;
   }
 
   /** The value of the word bytes[start, end) hashed as `hash`; undefined when it is not held. */
   find(bytes: Uint8Array, start: number, end: number, hash: number): number | undefined {
     const slots = this.slots;
-    const mask = slots.length - 1;
+    const wrap = this.mask * SLOT + SLOT - 1;
     const length = end - start;
-    let slot = hash & mask;
-    for (let e = slots[slot]!; e !== 0; e = slots[slot]!) {
-      const x = e - 1;
-      if (this.hashes[x] === hash && this.lengths[x] === length && this.same(this.offsets[x]!, bytes, start, length)) return this.values[x]!;
-      slot = (slot + 1) & mask;
+    let at = (hash & this.mask) * SLOT;
+    for (let len = slots[at + 1]!; len !== 0; len = slots[at + 1]!) {
+      if (slots[at] === hash && len === length && this.same(at, bytes, start, length)) return slots[at + 3]!;
+      at = (at + SLOT) & wrap;
     }
-    this.free = slot;
+    this.free = at;
     return undefined;
   }
 
-  /** Adds the word `find` just missed; returns where its lower-cased bytes are in `pool`. */
-  add(bytes: Uint8Array, start: number, end: number, hash: number, value: number): number {
-    const length = end - start;
-    const offset = this.keep(bytes, start, length);
-    const e = this.count++;
-    if (e === this.hashes.length) {
-      this.hashes = grown(this.hashes);
-      this.offsets = grown(this.offsets);
-      this.lengths = grown(this.lengths);
-      this.values = grown(this.values);
-    }
-    this.hashes[e] = hash;
-    this.offsets[e] = offset;
-    this.lengths[e] = length;
-    this.values[e] = value;
-    this.slots[this.free] = e + 1;
-    // At most half full, so that probes stay short.
-    if (2 * (e + 1) > this.slots.length) this.slots = rehashed(this.hashes, e + 1, this.slots.length * 2);
-    return offset;
-  }
-
-  /** Sets the value of the word added last. */
-  setLast(value: number): void {
-    this.values[this.count - 1] = value;
-  }
-
-  private same(offset: number, bytes: Uint8Array, start: number, length: number): boolean {
-    const pool = this.pool;
-    for (let i = 0; i < length; i++) if (pool[offset + i] !== lowerAscii(bytes[start + i]!)) return false;
-    return true;
-  }
-
   /** Copies the word's lower-cased bytes into the pool; returns where. */
-  private keep(bytes: Uint8Array, start: number, length: number): number {
+  keep(bytes: Uint8Array, start: number, end: number): number {
+    const length = end - start;
     if (this.used + length > this.pool.length) {
       const next = Buffer.alloc(Math.max(this.pool.length * 2, this.used + length));
       this.pool.copy(next, 0, 0, this.used);
@@ -107,16 +78,64 @@ class WordTable {
     this.used += length;
     return offset;
   }
+
+  /** Adds the word `find` just missed, its bytes kept at `offset`. */
+  insert(hash: number, length: number, offset: number, value: number): void {
+    const at = this.free;
+    this.slots[at] = hash;
+    this.slots[at + 1] = length;
+    this.slots[at + 2] = offset;
+    this.slots[at + 3] = value;
+    if (length <= INLINE_BYTES) this.slotBytes.set(this.pool.subarray(offset, offset + length), (at + INLINE_AT) * 4);
+    // At most half full, so that probes stay short.
+    if (2 * ++this.count > this.mask + 1) this.rehash((this.mask + 1) * 2);
+  }
+
+  private rehash(size: number): void {
+    const old = this.slots;
+    const slots = new Int32Array(size * SLOT);
+    const mask = size - 1;
+    const wrap = mask * SLOT + SLOT - 1;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from + 1] === 0) continue;
+      let at = (old[from]! & mask) * SLOT;
+      while (slots[at + 1] !== 0) at = (at + SLOT) & wrap;
+      slots.set(old.subarray(from, from + SLOT), at);
+    }
+    this.slots = slots;
+    this.slotBytes = new Uint8Array(slots.buffer);
+    this.mask = mask;
+  }
+
+  /** Whether the word in slot `at` is bytes[start, start + length) in ASCII lower case. */
+  private same(at: number, bytes: Uint8Array, start: number, length: number): boolean {
+    let held: Uint8Array = this.slotBytes;
+    let from = (at + INLINE_AT) * 4;
+    if (length > INLINE_BYTES) {
+      held = this.pool;
+      from = this.slots[at + 2]!;
+    }
+    for (let i = 0; i < length; i++) if (held[from + i] !== lowerAscii(bytes[start + i]!)) return false;
+    return true;
+  }
 }
+
+/** Numbers per slot of a WordTable: 32 bytes, so that a slot never straddles two cache lines. */
+const SLOT = 8;
+/** Where in a slot a short word's bytes start (in numbers), and how many fit. */
+const INLINE_AT = 4;
+const INLINE_BYTES = (SLOT - INLINE_AT) * 4;
 
 export class PageWords {
   /** Words met: value = index in `terms`, -1 when it is no term. */
   private known = new WordTable(FIRST_SLOTS);
   private terms: string[] = [];
   private termIndex = new Map<string, number>();
-  /** Per entry of `terms`: its id on the page, valid when its `stamps` entry is this page's. */
-  private pageIds: Int32Array = new Int32Array(1 << 12);
-  private stamps: Int32Array = new Int32Array(1 << 12);
+  /**
+   * Two numbers per entry of `terms`: the number of the page it was last met on, and its id on
+   * that page (side by side: one cache line per term).
+   */
+  private onPage: Int32Array = new Int32Array(1 << 13);
   private pageNumber = 0;
   private vocab: string[] = [];
   /** Bytes of the word being looked up by idOfWord. */
@@ -136,12 +155,12 @@ export class PageWords {
       this.known = new WordTable(FIRST_SLOTS);
       this.terms = [];
       this.termIndex = new Map();
-      this.stamps.fill(0);
+      this.onPage.fill(0);
     }
     // Page numbers start at 1: a stamp of 0 is no page's.
     if (this.pageNumber === 0x7fffffff) {
       this.pageNumber = 0;
-      this.stamps.fill(0);
+      this.onPage.fill(0);
     }
     this.pageNumber++;
     return this.vocab;
@@ -155,12 +174,13 @@ export class PageWords {
     const t = this.termOf(bytes, start, end, hash);
     let id = -1;
     if (t >= 0) {
-      if (this.stamps[t] === this.pageNumber) id = this.pageIds[t]!;
+      const on = this.onPage;
+      if (on[2 * t] === this.pageNumber) id = on[2 * t + 1]!;
       else {
         id = this.vocab.length;
         this.vocab.push(this.terms[t]!);
-        this.stamps[t] = this.pageNumber;
-        this.pageIds[t] = id;
+        on[2 * t] = this.pageNumber;
+        on[2 * t + 1] = id;
       }
     }
     return id;
@@ -179,35 +199,18 @@ export class PageWords {
   private termOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const held = this.known.find(bytes, start, end, hash);
     if (held !== undefined) return held;
-    const offset = this.known.add(bytes, start, end, hash, -1);
+    const offset = this.known.keep(bytes, start, end);
     const term = this.termFor(this.known.pool.toString('utf8', offset, offset + end - start));
-    if (term === undefined) return -1;
-    let t = this.termIndex.get(term);
-    if (t === undefined) {
+    let t = term === undefined ? -1 : this.termIndex.get(term);
+    if (term !== undefined && t === undefined) {
       t = this.terms.length;
       this.terms.push(term);
       this.termIndex.set(term, t);
-      if (t === this.stamps.length) {
-        this.stamps = grown(this.stamps);
-        this.pageIds = grown(this.pageIds);
-      }
+      if (2 * t === this.onPage.length) this.onPage = grown(this.onPage);
     }
-    // The entry just added: its value was not known when it was placed.
-    this.known.setLast(t);
-    return t;
+    this.known.insert(hash, end - start, offset, t!);
+    return t!;
   }
-}
-
-/** A slot table of `size` (a power of two) for the first `count` entries' hashes. */
-function rehashed(hashes: Int32Array, count: number, size: number): Int32Array {
-  const slots = new Int32Array(size);
-  const mask = size - 1;
-  for (let e = 0; e < count; e++) {
-    let slot = hashes[e]! & mask;
-    while (slots[slot] !== 0) slot = (slot + 1) & mask;
-    slots[slot] = e + 1;
-  }
-  return slots;
 }
 
 function grown(a: Int32Array): Int32Array {

@@ -32,11 +32,11 @@ export function rankPassages(page: string | PageText, query: string, opts: { win
   q.forEach((t, x) => (slot[t] = x));
   const lengths = new Int32Array(keep.length);
   const counts = new Int32Array(keep.length * nq);
+  const { ids, bounds } = text;
   keep.forEach((si, k) => {
-    const bag = text.ids[si]!;
-    lengths[k] = bag.length;
-    for (const t of bag) {
-      const x = slot[t]!;
+    lengths[k] = bounds[si + 1]! - bounds[si]!;
+    for (let j = bounds[si]!; j < bounds[si + 1]!; j++) {
+      const x = slot[ids[j]!]!;
       if (x >= 0) counts[k * nq + x]!++;
     }
   });

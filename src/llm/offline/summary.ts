@@ -13,8 +13,9 @@ export interface SummaryOptions {
 export function extractiveSummary(page: string | PageText, opts: SummaryOptions = {}): string {
   const text = typeof page === 'string' ? analyse(page) : page;
   const keepIdx: number[] = [];
+  const { ids, bounds } = text;
   text.sentences.forEach((s, i) => {
-    const n = text.ids[i]!.length;
+    const n = bounds[i + 1]! - bounds[i]!;
     if (!s.heading && n >= 3 && n <= 60) keepIdx.push(i);
   });
   if (keepIdx.length === 0) return '';
@@ -23,7 +24,8 @@ export function extractiveSummary(page: string | PageText, opts: SummaryOptions 
   const df = new Float64Array(text.vocab.length);
   const seen = new Int32Array(text.vocab.length).fill(-1);
   keepIdx.forEach((si, k) => {
-    for (const id of text.ids[si]!) {
+    for (let j = bounds[si]!; j < bounds[si + 1]!; j++) {
+      const id = ids[j]!;
       if (seen[id] === k) continue;
       seen[id] = k;
       df[id]!++;
@@ -34,14 +36,15 @@ export function extractiveSummary(page: string | PageText, opts: SummaryOptions 
   seen.fill(-1);
   const firstBlock = all[0]!.block;
   const scored = all.map((s, k) => {
-    const bag = text.ids[keepIdx[k]!]!;
+    const si = keepIdx[k]!;
     let score = 0;
-    for (const id of bag) {
+    for (let j = bounds[si]!; j < bounds[si + 1]!; j++) {
+      const id = ids[j]!;
       if (seen[id] === k) continue;
       seen[id] = k;
       score += df[id]! / maxFreq;
     }
-    score /= Math.sqrt(Math.max(4, bag.length));
+    score /= Math.sqrt(Math.max(4, bounds[si + 1]! - bounds[si]!));
     if (s.block - firstBlock < 2) score *= 1.25;
     return { s, score };
   });

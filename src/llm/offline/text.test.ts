@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, sentences, terms } from './text.js';
+import { analyse, idsOf, sentences, terms, type PageText } from './text.js';
+
+const pageIds = (page: PageText) => page.sentences.map((_, i) => idsOf(page, i));
 
 const texts = (markdown: string) => sentences(markdown).map((s) => s.text);
 
@@ -39,7 +41,7 @@ describe('analyse', () => {
   it('gives each sentence the ids of its terms, the same word the same id whatever its case', () => {
     const page = analyse('Ovens bake BREAD. The oven bakes bread daily.');
     const words = page.vocab;
-    const named = page.ids.map((ids) => Array.from(ids, (id) => words[id]));
+    const named = pageIds(page).map((ids) => Array.from(ids, (id) => words[id]));
     expect(named).toEqual([terms('Ovens bake BREAD.'), terms('The oven bakes bread daily.')]);
     expect(named).toEqual([['oven', 'bake', 'bread'], ['oven', 'bake', 'bread', 'daily']]);
   });
@@ -47,8 +49,8 @@ describe('analyse', () => {
   it('reads words with accents as words, and gives headings no terms', () => {
     const page = analyse('# Café notes\n\nThe café serves crème brûlée.');
     const words = page.vocab;
-    expect(page.ids[0]).toHaveLength(0);
-    expect(Array.from(page.ids[1]!, (id) => words[id])).toEqual(terms('The café serves crème brûlée.'));
+    expect(idsOf(page, 0)).toHaveLength(0);
+    expect(Array.from(idsOf(page, 1), (id) => words[id])).toEqual(terms('The café serves crème brûlée.'));
   });
 
   it('reads words as terms() does, with and without punctuation beyond ASCII', () => {
@@ -59,7 +61,7 @@ describe('analyse', () => {
     ];
     const page = analyse(lines.join('\n\n'));
     const words = page.vocab;
-    expect(page.ids.map((ids) => Array.from(ids, (id) => words[id]))).toEqual(lines.map((l) => terms(l)));
+    expect(pageIds(page).map((ids) => Array.from(ids, (id) => words[id]))).toEqual(lines.map((l) => terms(l)));
     // In ASCII text a run that starts with - or ' is no word; beside a curly quote it is.
     expect(terms(lines[0]!)).not.toContain('analyze-only');
     expect(terms(lines[1]!)).toContain('analyze-only');
@@ -69,13 +71,13 @@ describe('analyse', () => {
     analyse('Kettles boil water. Teapots steep leaves.');
     const page = analyse('Leaves steep slowly. Kettles whistle.');
     expect(page.vocab).toEqual(terms('Leaves steep slowly. Kettles whistle.'));
-    expect(page.ids.map((ids) => [...ids])).toEqual([[0, 1, 2], [3, 4]]);
+    expect(pageIds(page).map((ids) => [...ids])).toEqual([[0, 1, 2], [3, 4]]);
   });
 
   it('reads pages right after it has met more words than it keeps', () => {
     // Seventy thousand different words, a thousand a page: past the table's bound, it starts again.
     for (let p = 0; p < 70; p++) analyse(Array.from({ length: 1000 }, (_, i) => `Word${p}x${i}`).join(' ') + '.');
     const page = analyse('Kettles boil water. Word3x7 kettles again.');
-    expect(page.ids.map((ids) => Array.from(ids, (id) => page.vocab[id]))).toEqual([terms('Kettles boil water.'), terms('Word3x7 kettles again.')]);
+    expect(pageIds(page).map((ids) => Array.from(ids, (id) => page.vocab[id]))).toEqual([terms('Kettles boil water.'), terms('Word3x7 kettles again.')]);
   });
 });

@@ -181,10 +181,19 @@ export function terms(text: string): string[] {
  */
 export interface PageText {
   sentences: Sentence[];
-  ids: Int32Array[];
+  /**
+   * The ids of every sentence's terms, one sentence after another: sentence i's are from
+   * bounds[i] to bounds[i + 1]. One array and its bounds, not a view per sentence: creating the
+   * views cost as much as the summary's scoring.
+   */
+  ids: Int32Array;
+  bounds: Int32Array;
   /** The term of each id. */
   vocab: string[];
 }
+
+/** The ids of sentence i's terms. */
+export const idsOf = (page: PageText, i: number): Int32Array => page.ids.subarray(page.bounds[i], page.bounds[i + 1]);
 
 /** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
 function unicodeWords(text: string): string[] {
@@ -224,8 +233,8 @@ const encoder = new TextEncoder();
 let bytes = new Uint8Array(1024);
 
 /**
- * The ids of the page being read, copied out at its end into one array that every sentence's ids
- * are a view of: an array of its own per sentence cost as much as reading its words.
+ * The ids of the page being read, copied out at its end into one array: an array of its own per
+ * sentence cost as much as reading its words.
  */
 let scratch: Int32Array = new Int32Array(1024);
 const grown = (a: Int32Array): Int32Array => {
@@ -305,14 +314,12 @@ function sentenceIds(text: string, from: number): number {
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
   const vocab = pageWords.begin();
-  const ends = new Int32Array(list.length);
+  const bounds = new Int32Array(list.length + 1);
   let end = 0;
   for (let i = 0; i < list.length; i++) {
     const s = list[i]!;
     if (!s.heading) end = sentenceIds(s.text, end);
-    ends[i] = end;
+    bounds[i + 1] = end;
   }
-  const all = scratch.slice(0, end);
-  const ids = list.map((_, i) => all.subarray(i === 0 ? 0 : ends[i - 1], ends[i]));
-  return { sentences: list, ids, vocab };
+  return { sentences: list, ids: scratch.slice(0, end), bounds, vocab };
 }
