@@ -53,7 +53,7 @@ describe('filters', () => {
 });
 
 describe('page text and snippets', () => {
-  it('keeps headings and readable text of a Document, and URL words', () => {
+  it('keeps headings, the text without link targets or tags, and URL words of a Document', () => {
     const doc = {
       markdown: '# Select rows\n\nUse [SELECT](https://x/sql-select.html) to **read** rows.\n\n## Syntax\n\n![img](a.png)',
       metadata: { url: 'https://docs.example.com/sql-select.html#top', sourceURL: 'x', title: 'SELECT', statusCode: 200 },
@@ -61,8 +61,10 @@ describe('page text and snippets', () => {
     const p = pageText(doc)!;
     expect(p.url).toBe('https://docs.example.com/sql-select.html');
     expect(p.headings).toBe('Select rows\nSyntax');
-    // Markup leaves blanks, which the index ignores and a snippet closes up.
-    expect(p.body.split(/\s+/)).toEqual(['Select', 'rows', 'Use', 'SELECT', 'to', 'read', 'rows.', 'Syntax', 'img']);
+    // The rest of the markup stays: the index reads it as spaces, and a snippet is made readable.
+    expect(p.body).toBe('# Select rows\n\nUse SELECT to **read** rows.\n\n## Syntax\n\nimg');
+    expect(p.body.match(/\p{L}+/gu)).toEqual(['Select', 'rows', 'Use', 'SELECT', 'to', 'read', 'rows', 'Syntax', 'img']);
+    expect(bestSnippet(p.body, 'read rows')).toBe('Use SELECT to read rows.');
     expect(p.urlWords).toBe('docs example com sql select html');
     expect(markdownToText('a [b](c) `d`').split(/\s+/)).toEqual(['a', 'b', 'd']);
   });

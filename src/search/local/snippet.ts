@@ -1,7 +1,9 @@
 /**
  * The snippet shown for a local hit: the passage of the page's text that holds the most of the
- * query's words (distinct words first, then how often), trimmed around its first match.
+ * query's words (distinct words first, then how often), made readable (the index keeps markup:
+ * page-text.ts) and trimmed around its first match.
  */
+import { markdownToText } from './page-text.js';
 
 const MAX_SNIPPET = 240;
 
@@ -14,7 +16,8 @@ const stem = (w: string) => w.replace(/(ing|ed|es|s)$/, '') || w;
 function passages(text: string): string[] {
   const out: string[] = [];
   for (const para of text.split(/\n+/)) {
-    // The indexed text keeps the blanks that markup left (page-text.ts).
+    // A code fence's own line is no passage (the code between fences is, as it is indexed).
+    if (/^\s*(```|~~~)/.test(para)) continue;
     const p = para.replace(/\s+/g, ' ').trim();
     if (!p) continue;
     if (p.length <= MAX_SNIPPET * 2) {
@@ -51,8 +54,11 @@ export function bestSnippet(text: string, query: string): string {
       bestScore = score;
     }
   }
-  return trimAround(best, terms);
+  return trimAround(readable(best), terms);
 }
+
+/** A passage of the indexed text as a reader sees it: markup out, blanks closed up. */
+const readable = (passage: string): string => markdownToText(passage).replace(/\s+/g, ' ').trim();
 
 function trimAround(passage: string, terms: string[]): string {
   if (passage.length <= MAX_SNIPPET) return passage;
