@@ -5,9 +5,8 @@
  * costs no string, no lower-casing, no stemming and no map lookup. Each term also keeps its id
  * on the page being read, stamped with the page's number, so a new page needs no clearing.
  *
- * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 5 MB, and on
- * technical prose small enough to stay in the processor's caches. A table per page in front of
- * it, and one that grew without bound, were both slower on the PostgreSQL manual.
+ * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 5 MB. A table per page
+ * in front of it, and one that grew without bound, were both slower on the PostgreSQL manual.
  *
  * Bytes rather than the string's characters: charCodeAt on the slices a page's sentences are
  * made of cost about ten nanoseconds a character, most of a word's lookup.

@@ -29,11 +29,20 @@ export interface LocalHit {
   score: number;
 }
 
+/**
+ * A page fetched again unchanged within this long of its date keeps that date: the date tells
+ * when the index last saw the page, and a minute is finer than any date filter reads (the finest
+ * is the past hour), while writing it again on each fetch is most of what a re-crawl costs the
+ * index.
+ */
+export const RENEW_AFTER_MS = 60_000;
+
 export interface LocalIndex {
   /** `sourceHash` (page-text.ts `pageSource`) lets a later fetch of the same source `renew` it. */
   upsert(teamId: string, page: PageText, indexedAt?: number, sourceHash?: string): Promise<void>;
   /**
-   * Renews the date of a page upserted from a source with this hash, and answers true; false
+   * Renews the date of a page upserted from a source with this hash (unless it is less than
+   * RENEW_AFTER_MS old), and answers true; false
    * when the index holds no such page (new, changed, or indexed without a hash): the caller then
    * upserts it.
    */

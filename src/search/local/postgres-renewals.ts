@@ -5,6 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { RENEW_AFTER_MS } from './local-index.js';
 
 /** Enough for a crawl's concurrent pages; bounds one statement's parameters and locks. */
 const MAX_BATCH = 256;
@@ -54,7 +55,7 @@ export class PostgresRenewals {
   }
 
   private async update(batch: Renewal[]): Promise<Set<string>> {
-    const res = await sql<{ team_id: string; url: string; source_hash: string }>`UPDATE search_pages p SET indexed_at = v.at
+    const res = await sql<{ team_id: string; url: string; source_hash: string }>`UPDATE search_pages p SET indexed_at = CASE WHEN v.at - p.indexed_at < ${sql.lit(RENEW_AFTER_MS)} THEN p.indexed_at ELSE v.at END
       FROM unnest(${batch.map((r) => r.teamId)}::text[], ${batch.map((r) => r.url)}::text[], ${batch.map((r) => r.sourceHash)}::text[],
         ${batch.map((r) => r.indexedAt)}::bigint[]) AS v(team_id, url, source_hash, at)
       WHERE p.team_id = v.team_id AND p.url = v.url AND p.source_hash = v.source_hash

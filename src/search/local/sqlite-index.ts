@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { candidateCaps, escapeLike, queryTerms, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
+import { candidateCaps, escapeLike, queryTerms, RENEW_AFTER_MS, type LocalHit, type LocalIndex, type LocalQuery } from './local-index.js';
 import type { PageText } from './page-text.js';
 import { IndexWriter } from './sqlite-writer.js';
 
@@ -88,8 +88,11 @@ export class SqliteIndex implements LocalIndex {
    */
   async renew(teamId: string, url: string, sourceHash: string, indexedAt = Date.now()): Promise<boolean> {
     if (this.purging > 0 || this.unsettled.has(pageKey(teamId, url))) return false;
-    if (!this.statement('SELECT 1 FROM search_pages WHERE team_id = ? AND url = ? AND source_hash = ?').get(teamId, url, sourceHash)) return false;
-    void this.writer.buffer({ op: 'renew', teamId, url, sourceHash, indexedAt });
+    const held = this.statement('SELECT indexed_at FROM search_pages WHERE team_id = ? AND url = ? AND source_hash = ?').get(teamId, url, sourceHash) as
+      | { indexed_at: number }
+      | undefined;
+    if (!held) return false;
+    if (indexedAt - held.indexed_at >= RENEW_AFTER_MS) void this.writer.buffer({ op: 'renew', teamId, url, sourceHash, indexedAt });
     return true;
   }
 

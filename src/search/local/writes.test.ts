@@ -73,6 +73,16 @@ describe.each(backends)('local index writes ($name)', ({ url }) => {
     expect((await find('copper')).map((h) => h.date)).toEqual([Date.UTC(2025, 0, 1)]);
   });
 
+  it('keeps the date of a page fetched again unchanged within a minute', async () => {
+    const at = Date.UTC(2025, 0, 1);
+    await index.upsert('a', page('a copper kettle'), at, 'one');
+    await find('copper');
+    expect(await index.renew('a', URL_A, 'one', at + 59_000)).toBe(true);
+    expect((await find('copper')).map((h) => h.date)).toEqual([at]);
+    expect(await index.renew('a', URL_A, 'one', at + 61_000)).toBe(true);
+    expect((await find('copper')).map((h) => h.date)).toEqual([at + 61_000]);
+  });
+
   it('answers each of many renewals made at once', async () => {
     const urls = Array.from({ length: 20 }, (_, i) => `${URL_A}/${i}`);
     await Promise.all(urls.map((u, i) => index.upsert('a', page(`copper kettle number ${i}`, u), Date.UTC(2024, 0, 1), `h${i}`)));
