@@ -6,8 +6,9 @@
  *    on PostgreSQL (when DATABASE_URL is set): query latency p50/p99 over two-word queries of
  *    the manual's vocabulary, and the index's bytes per page.
  * 2. Crawl throughput of the manual with indexing on and off, one crawl after the other in the
- *    same run, each in a Gleaner child process of its own: a first crawl into an empty index, then
- *    the timed one, fetching the same pages again as a recurring crawl does.
+ *    same run, each in a Gleaner child process of its own: after a warm-up crawl of another copy
+ *    of the site, a first crawl of pages new to the index, then the same pages fetched again, as
+ *    a recurring crawl does.
  *
  * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]
  * [--against DIR]` runs it alone: N crawl rounds (3 by default), indexing off then on, and with
@@ -194,9 +195,9 @@ interface CrawlFigures {
   seconds: number;
   /** The server's CPU (every thread) per page: steadier than pages/s on a busy machine. */
   cpuMsPerPage: number;
-  /** The same for the first crawl of the round, into an empty index (every page new to it). */
+  /** The same for the first crawl of the round, after the warm-up: every page new to the index. */
   firstCpuMsPerPage: number;
-  /** The first crawl's pages/s (it also warms the server up, so it drifts more). */
+  /** The first crawl's pages/s. */
   firstPagesPerSecond: number;
 }
 
@@ -223,6 +224,7 @@ async function crawlOnce(g: GleanerChild, startUrl: string, limit: number, settl
 }
 
 const SETTLE_MS = 2000;
+const WARM_UP_PAGES = 300;
 /** The label of the `--against` checkout's rounds (indexing on, its code). */
 const AGAINST = 'indexing on, --against';
 
@@ -231,6 +233,9 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
   if (!dir) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
   const site = await serveDir(dir, files);
+  // The same pages at another address: crawled first to warm the server up (its compiler, its
+  // pools, the index's files) without putting the measured pages into the index.
+  const warmUp = await serveDir(dir, files);
   const limit = opts.pages ?? 1000;
   const out: CrawlFigures[] = [];
   try {
@@ -244,8 +249,10 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
       for (const { label, on, root } of runs) {
         const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' }, ...(root ? { root } : {}) });
         try {
-          // The first crawl warms the server up; the second fetches the same pages again, as a
-          // recurring crawl does, and is the one timed.
+          // A fresh process spends its first crawl compiling and setting up, which varied more
+          // from round to round than what indexing adds: a warm-up crawl takes that first.
+          await crawlOnce(g, `${warmUp.url}/index.html`, WARM_UP_PAGES, SETTLE_MS);
+          // Then the pages, new to the index, and the same pages again as a recurring crawl does.
           const first = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
           const r = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
           out.push({ label, ...r, firstCpuMsPerPage: first.cpuMsPerPage, firstPagesPerSecond: first.pages / first.seconds });
@@ -256,6 +263,7 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
     }
   } finally {
     await site.close();
+    await warmUp.close();
   }
   return out;
 }
@@ -283,7 +291,7 @@ export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
   for (const label of labels.filter((l) => l !== 'indexing off')) {
     for (const [what, f] of [
       ['crawl again', pagesPerSecond],
-      ['first crawl (into an empty index)', firstPagesPerSecond],
+      ['first crawl (pages new to the index)', firstPagesPerSecond],
     ] as const) {
       const rounds = rows.filter((r) => r.label === 'indexing off' || r.label === label).map((r) => `${r.label === 'indexing off' ? 'off' : 'on'} ${f(r).toFixed(0)}`).join(', ');
       console.log(`${label}, ${what}: best of rounds ${slower(best('indexing off', f), best(label, f))}, median ${slower(median('indexing off', f), median(label, f))} (rounds: ${rounds} pages/s)`);
