@@ -200,15 +200,21 @@ export class PageWords {
     if (held !== undefined) return held;
     const offset = this.known.keep(bytes, start, end);
     const term = this.termFor(this.known.pool.toString('utf8', offset, offset + end - start));
-    let t = term === undefined ? -1 : this.termIndex.get(term);
-    if (term !== undefined && t === undefined) {
+    const t = term === undefined ? -1 : this.numberOf(term);
+    this.known.insert(hash, end - start, offset, t);
+    return t;
+  }
+
+  /** The index of a term in `terms`, added when new. */
+  private numberOf(term: string): number {
+    let t = this.termIndex.get(term);
+    if (t === undefined) {
       t = this.terms.length;
       this.terms.push(term);
       this.termIndex.set(term, t);
       if (2 * t === this.onPage.length) this.onPage = grown(this.onPage);
     }
-    this.known.insert(hash, end - start, offset, t!);
-    return t!;
+    return t;
   }
 }
 

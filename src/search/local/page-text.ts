@@ -64,14 +64,10 @@ export function indexedBody(md: string): string {
 
 /** Markdown to the words a reader sees: link targets, image syntax and markup go. */
 export function markdownToText(md: string): string {
-  return md
+  return indexedBody(md)
     .replace(/```[^\n]*\n/g, '\n')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<[^>]+>/g, ' ')
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+\.)\s+/gm, '')
-    // Markup becomes a space and runs of blanks stay: the index reads words only, and a snippet
-    // closes up its own blanks (snippet.ts). Closing them up here took a third of this function.
+    // Markup becomes a space and runs of blanks stay: a snippet closes up its own blanks.
     .replace(/[*_`~|]+/g, ' ')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
