@@ -37,11 +37,25 @@ export function procCpuSeconds(pid: number | 'self'): number | undefined {
   }
 }
 
+/**
+ * CPU milliseconds a thread has run, from the scheduler's nanosecond count when the kernel keeps
+ * it, else from `stat`'s 10 ms ticks (too coarse for phases of a few dozen milliseconds).
+ */
+function taskCpuMs(dir: string): number {
+  try {
+    const ns = Number(fs.readFileSync(`${dir}/schedstat`, 'utf8').split(' ')[0]);
+    if (ns > 0) return ns / 1e6;
+  } catch {
+    /* no schedstat in this kernel */
+  }
+  return statCpuMs(fs.readFileSync(`${dir}/stat`, 'utf8'));
+}
+
 /** CPU milliseconds used so far by each thread of a process, by thread id (Linux only). */
 export function threadCpuMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   try {
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) out.set(tid, statCpuMs(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) out.set(tid, taskCpuMs(`/proc/${pid}/task/${tid}`));
   } catch {
     /* not Linux, or the process is gone */
   }

@@ -70,8 +70,9 @@ const SCHEMA = { type: 'object', properties: { title: { type: 'string' }, descri
 
 /** After each run of scrapes, before its CPU is read. */
 const SETTLE_MS = 500;
-/** Times each API phase goes over the pages. */
+/** Times each API round goes over the pages, and how many pages each variant scrapes in its turn. */
 const PASSES = 3;
+const CHUNK = 40;
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 
@@ -179,27 +180,6 @@ async function apiCpu(dir: string, files: string[], rounds: number, roots: (stri
       const body = await res.body.text();
       if (res.statusCode !== 200) throw new Error(`scrape of ${url} failed: ${res.statusCode} ${body.slice(0, 200)}`);
     };
-    const cpuOf = async (gleaner: GleanerChild, v: Variant): Promise<number> => {
-      const before = threadCpuMs(gleaner.pid);
-      // Each phase goes over the pages PASSES times: a collection of the server's heap, which
-      // comes when it comes, then weighs on a phase less.
-      const work = Array.from({ length: PASSES }, () => urls).flat();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < work.length) {
-            const u = work[next++]!;
-            await scrape(gleaner, u, v.formats(u), v.store);
-          }
-        }),
-      );
-      // The search index writes its batches on a thread of its own, a moment later: counted here.
-      await new Promise((r) => setTimeout(r, SETTLE_MS));
-      const after = threadCpuMs(gleaner.pid);
-      let ms = 0;
-      for (const [tid, v] of after) ms += v - (before.get(tid) ?? 0);
-      return ms / work.length;
-    };
     const highlights = (u: string) => ({ type: 'highlights', query: decodeURIComponent(u.replace(/^.*\//, '').replace(/\.html$/, '').replace(/-/g, ' ')) });
     type Variant = { kind: keyof ApiCpu; name: 'markdown' | 'summaryHighlights' | 'json'; store: boolean; formats: (u: string) => unknown[] };
     const variants: Variant[] = (['stored', 'unstored'] as const).flatMap((kind) => [
@@ -207,18 +187,49 @@ async function apiCpu(dir: string, files: string[], rounds: number, roots: (stri
       { kind, name: 'summaryHighlights' as const, store: kind === 'stored', formats: (u: string) => ['markdown', 'summary', highlights(u)] },
       { kind, name: 'json' as const, store: kind === 'stored', formats: () => ['markdown', { type: 'json', schema: SCHEMA }] },
     ]);
+    /** Server CPU ms of one chunk of scrapes. */
+    const cpuOf = async (gleaner: GleanerChild, v: Variant, chunk: string[]): Promise<number> => {
+      const before = threadCpuMs(gleaner.pid);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < chunk.length) {
+            const u = chunk[next++]!;
+            await scrape(gleaner, u, v.formats(u), v.store);
+          }
+        }),
+      );
+      const after = threadCpuMs(gleaner.pid);
+      let ms = 0;
+      for (const [tid, t] of after) ms += t - (before.get(tid) ?? 0);
+      return ms;
+    };
+    // Each round goes over the pages PASSES times, in chunks of CHUNK pages that every variant and
+    // server scrapes in turn (the first in turn moving on by one each chunk). A machine's speed can
+    // drift by a tenth within seconds: phases of a whole pass each, seconds apart, put that drift
+    // between the variants, and two runs of the same code gave +16% and +32% for one of them.
+    const work = Array.from({ length: PASSES }, () => urls).flat();
+    const chunks = Array.from({ length: Math.ceil(work.length / CHUNK) }, (_, c) => work.slice(c * CHUNK, (c + 1) * CHUNK));
     const figures = gleaners.map(() => new Map<string, number[]>(variants.map((v) => [`${v.kind}.${v.name}`, []])));
     for (let r = 0; r < rounds + 1; r++) {
-      // The variants take turns going first too.
-      for (const v of r % 2 === 1 ? [...variants].reverse() : variants) {
-        // The servers take turns going first.
-        const order = gleaners.map((_, i) => i);
-        if (r % 2 === 1) order.reverse();
-        for (const i of order) {
-          const ms = await cpuOf(gleaners[i]!, v);
-          if (r > 0) figures[i]!.get(`${v.kind}.${v.name}`)!.push(ms);
+      const sums = gleaners.map(() => new Map<string, number>());
+      for (const [c, chunk] of chunks.entries()) {
+        const turn = (c + r) % variants.length;
+        const inTurn = [...variants.slice(turn), ...variants.slice(0, turn)];
+        // Reversed every other chunk too, so that no variant always follows the same one.
+        for (const v of (c + r) % 2 === 1 ? inTurn.reverse() : inTurn) {
+          const order = gleaners.map((_, i) => i);
+          if ((c + r) % 2 === 1) order.reverse();
+          for (const i of order) {
+            const key = `${v.kind}.${v.name}`;
+            sums[i]!.set(key, (sums[i]!.get(key) ?? 0) + (await cpuOf(gleaners[i]!, v, chunk)));
+          }
         }
       }
+      // The search index writes its batches on a thread of its own, a moment later: that work lands
+      // in the chunks that follow, so a round ends after it.
+      await new Promise((res) => setTimeout(res, SETTLE_MS));
+      if (r > 0) sums.forEach((s, i) => s.forEach((ms, key) => figures[i]!.get(key)!.push(ms / work.length)));
     }
     const kindOf = (f: Map<string, number[]>, kind: keyof ApiCpu): ScrapeCpu => {
       const [md, sh, json] = (['markdown', 'summaryHighlights', 'json'] as const).map((n) => f.get(`${kind}.${n}`)!);
