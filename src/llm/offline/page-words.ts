@@ -1,11 +1,11 @@
 /**
  * A page's words, numbered as the offline tier reads them. A sentence's words are read from its
- * UTF-8 bytes and looked up by a hash of their lower-cased bytes in a table of the words met so
- * far, on this page and earlier ones, which keeps the term each counts as: a word met before
+ * UTF-8 bytes and looked up by two hashes of their lower-cased bytes in a table of the words met
+ * so far, on this page and earlier ones, which keeps the term each counts as: a word met before
  * costs no string, no lower-casing, no stemming and no map lookup. Each term also keeps its id
  * on the page being read, stamped with the page's number, so a new page needs no clearing.
  *
- * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 5 MB. A table per page
+ * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 3 MB. A table per page
  * in front of it, and one that grew without bound, were both slower on the PostgreSQL manual.
  *
  * Bytes rather than the string's characters: charCodeAt on the slices a page's sentences are
@@ -23,69 +23,53 @@ export const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x010
 const MAX_KNOWN_WORDS = 1 << 16;
 const FIRST_SLOTS = 1 << 14;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A second hash of the word, with other constants: the two together tell words apart. */
+export const HASH2_START = 0x2f1b3c4d | 0;
+export const hash2Step = (h: number, c: number): number => Math.imul((h ^ c) + 0x7f4a7c15, 0x5bd1e995) ^ (h >>> 13);
 
 /**
- * Lower-cased words (as bytes) to a number each: open addressing on the word's hash. A slot holds
- * everything a lookup of a word of up to INLINE_BYTES bytes reads (hash, length, value and the
- * bytes themselves) in 32 bytes: one cache line. In a server the table is mostly out of the
- * caches by the next page, and a lookup that read separate arrays, or the word's bytes elsewhere,
- * cost a line each: those misses were most of the time spent reading a page's words.
+ * Lower-cased words to a number each, by open addressing on two 32-bit hashes of the word and its
+ * length: a slot (hash, hash, length, value) is 16 bytes and no word's bytes are kept. In a server
+ * the table is mostly out of the caches by the next page, and each word's first lookup on a page
+ * costs a miss: a smaller table holds more of itself in the caches, and comparing bytes kept
+ * elsewhere cost a second miss. Two words alike in length and both hashes would count as one
+ * word; among the 65,536 words held at most, the odds of any such pair are about one in 10^10.
  */
 class WordTable {
-  /** SLOT numbers per slot: hash, length (0: free), offset in `pool`, value, then the bytes. */
+  /** SLOT numbers per slot: first hash, second hash, length (0: free), value. */
   private slots: Int32Array;
-  /** The same memory as bytes, for the words kept inline. */
-  private slotBytes: Uint8Array;
   private mask: number;
   count = 0;
-  /** Every word's lower-cased bytes: those of long words are compared here. */
-  pool: Buffer = Buffer.alloc(1 << 14);
-  private used = 0;
   /** The slot the last miss of `find` ended on: where `insert` puts the word. */
   private free = 0;
 
   constructor(firstSlots: number) {
     this.slots = new Int32Array(firstSlots * SLOT);
-    this.slotBytes = new Uint8Array(this.slots.buffer);
     this.mask = firstSlots - 1;
   }
 
-  /** The value of the word bytes[start, end) hashed as `hash`; undefined when it is not held. */
-  find(bytes: Uint8Array, start: number, end: number, hash: number): number | undefined {
+  /** The value of a word of `length` bytes with these hashes; undefined when it is not held. */
+  find(length: number, hash: number, hash2: number): number | undefined {
     const slots = this.slots;
     const wrap = this.mask * SLOT + SLOT - 1;
-    const length = end - start;
     let at = (hash & this.mask) * SLOT;
-    for (let len = slots[at + 1]!; len !== 0; len = slots[at + 1]!) {
-      if (slots[at] === hash && len === length && this.same(at, bytes, start, length)) return slots[at + 3]!;
+    for (let len = slots[at + 2]!; len !== 0; len = slots[at + 2]!) {
+      if (slots[at] === hash && slots[at + 1] === hash2 && len === length) return slots[at + 3]!;
       at = (at + SLOT) & wrap;
     }
     this.free = at;
     return undefined;
   }
 
-  /** Copies the word's lower-cased bytes into the pool; returns where. */
-  keep(bytes: Uint8Array, start: number, end: number): number {
-    const length = end - start;
-    if (this.used + length > this.pool.length) {
-      const next = Buffer.alloc(Math.max(this.pool.length * 2, this.used + length));
-      this.pool.copy(next, 0, 0, this.used);
-      this.pool = next;
-    }
-    const offset = this.used;
-    for (let i = 0; i < length; i++) this.pool[offset + i] = lowerAscii(bytes[start + i]!);
-    this.used += length;
-    return offset;
-  }
-
-  /** Adds the word `find` just missed, its bytes kept at `offset`. */
-  insert(hash: number, length: number, offset: number, value: number): void {
+  /** Adds the word `find` just missed. */
+  insert(length: number, hash: number, hash2: number, value: number): void {
     const at = this.free;
     this.slots[at] = hash;
-    this.slots[at + 1] = length;
-    this.slots[at + 2] = offset;
+    this.slots[at + 1] = hash2;
+    this.slots[at + 2] = length;
     this.slots[at + 3] = value;
-    if (length <= INLINE_BYTES) this.slotBytes.set(this.pool.subarray(offset, offset + length), (at + INLINE_AT) * 4);
     // At most half full, so that probes stay short.
     if (2 * ++this.count > this.mask + 1) this.rehash((this.mask + 1) * 2);
   }
@@ -96,34 +80,18 @@ class WordTable {
     const mask = size - 1;
     const wrap = mask * SLOT + SLOT - 1;
     for (let from = 0; from < old.length; from += SLOT) {
-      if (old[from + 1] === 0) continue;
+      if (old[from + 2] === 0) continue;
       let at = (old[from]! & mask) * SLOT;
-      while (slots[at + 1] !== 0) at = (at + SLOT) & wrap;
+      while (slots[at + 2] !== 0) at = (at + SLOT) & wrap;
       slots.set(old.subarray(from, from + SLOT), at);
     }
     this.slots = slots;
-    this.slotBytes = new Uint8Array(slots.buffer);
     this.mask = mask;
-  }
-
-  /** Whether the word in slot `at` is bytes[start, start + length) in ASCII lower case. */
-  private same(at: number, bytes: Uint8Array, start: number, length: number): boolean {
-    let held: Uint8Array = this.slotBytes;
-    let from = (at + INLINE_AT) * 4;
-    if (length > INLINE_BYTES) {
-      held = this.pool;
-      from = this.slots[at + 2]!;
-    }
-    for (let i = 0; i < length; i++) if (held[from + i] !== lowerAscii(bytes[start + i]!)) return false;
-    return true;
   }
 }
 
-/** Numbers per slot of a WordTable: 32 bytes, so that a slot never straddles two cache lines. */
-const SLOT = 8;
-/** Where in a slot a short word's bytes start (in numbers), and how many fit. */
-const INLINE_AT = 4;
-const INLINE_BYTES = (SLOT - INLINE_AT) * 4;
+/** Numbers per slot of a WordTable: 16 bytes, so that a slot never straddles two cache lines. */
+const SLOT = 4;
 
 export class PageWords {
   /** Words met: value = index in `terms`, -1 when it is no term. */
@@ -169,8 +137,8 @@ export class PageWords {
    * The id of the word bytes[start, end), compared and hashed in ASCII lower case (`hash` made
    * with hashStep from HASH_START); -1 when it is no term.
    */
-  idOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const t = this.termOf(bytes, start, end, hash);
+  idOf(bytes: Uint8Array, start: number, end: number, hash: number, hash2: number): number {
+    const t = this.termOf(bytes, start, end, hash, hash2);
     let id = -1;
     if (t >= 0) {
       const on = this.onPage;
@@ -190,18 +158,22 @@ export class PageWords {
     if (this.wordBytes.length < word.length * 3) this.wordBytes = new Uint8Array(word.length * 3);
     const n = encoder.encodeInto(word, this.wordBytes).written;
     let h = HASH_START;
-    for (let i = 0; i < n; i++) h = hashStep(h, lowerAscii(this.wordBytes[i]!));
-    return this.idOf(this.wordBytes, 0, n, h);
+    let h2 = HASH2_START;
+    for (let i = 0; i < n; i++) {
+      const c = lowerAscii(this.wordBytes[i]!);
+      h = hashStep(h, c);
+      h2 = hash2Step(h2, c);
+    }
+    return this.idOf(this.wordBytes, 0, n, h, h2);
   }
 
   /** The index in `terms` of the term the word counts as (worked out once per word met); -1 when none. */
-  private termOf(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const held = this.known.find(bytes, start, end, hash);
+  private termOf(bytes: Uint8Array, start: number, end: number, hash: number, hash2: number): number {
+    const held = this.known.find(end - start, hash, hash2);
     if (held !== undefined) return held;
-    const offset = this.known.keep(bytes, start, end);
-    const term = this.termFor(this.known.pool.toString('utf8', offset, offset + end - start));
+    const term = this.termFor(decoder.decode(bytes.subarray(start, end)).toLowerCase());
     const t = term === undefined ? -1 : this.numberOf(term);
-    this.known.insert(hash, end - start, offset, t);
+    this.known.insert(end - start, hash, hash2, t);
     return t;
   }
 

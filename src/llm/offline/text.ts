@@ -3,7 +3,7 @@
  * highlights and question answering rank. Kept verbatim (no rewording): every passage these
  * algorithms return is a quote from the page.
  */
-import { HASH_START, hashStep, lowerAscii, PageWords } from './page-words.js';
+import { HASH2_START, HASH_START, hash2Step, hashStep, lowerAscii, PageWords } from './page-words.js';
 
 export interface Sentence {
   text: string;
@@ -297,13 +297,16 @@ function sentenceIds(text: string, from: number): number {
       start = i;
     }
     let h = HASH_START;
+    let h2 = HASH2_START;
     while (i < len && (c = b[i]!) < 128 && chars[c] === 1) {
-      h = hashStep(h, lowerAscii(c));
+      const lower = lowerAscii(c);
+      h = hashStep(h, lower);
+      h2 = hash2Step(h2, lower);
       i++;
     }
     // Single letters and digits are no terms.
     if (i - start < 2) continue;
-    const id = words.idOf(b, start, i, h);
+    const id = words.idOf(b, start, i, h, h2);
     if (id < 0) continue;
     if (n === out.length) scratch = out = grown(out);
     out[n++] = id;
