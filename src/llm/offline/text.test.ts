@@ -32,6 +32,15 @@ describe('sentences', () => {
     expect(texts('Call [`Handler.<protocol>_open()`](c.html) <b>now</b>.')).toEqual(['Call Handler.<protocol>_open() now .']);
   });
 
+  it('reads an escaped mark as the character itself', () => {
+    expect(texts('It holds \\*stars\\* and 2\\*3, \\[brackets\\] and a back\\\\slash.')).toEqual(['It holds *stars* and 2*3, [brackets] and a back\\slash.']);
+    expect(texts('\\# not a heading, \\- nor an item.')).toEqual(['# not a heading, - nor an item.']);
+  });
+
+  it('reads a table row as its cells, without the pipes at its edges', () => {
+    expect(texts('| Name | Value |\n| --- | --- |\n| pg\\_class | a \\| b |')).toEqual(['Name | Value', 'pg_class | a | b']);
+  });
+
   it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
     expect(texts('First one.\u00a0\u00a0Second one. Élan follows.')).toEqual(['First one.', 'Second one.', 'Élan follows.']);
   });

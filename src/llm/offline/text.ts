@@ -23,7 +23,9 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-const MARKUP = /[![\]<*_`|]|\s\s/;
+const MARKUP = /[![\]<*_`|\\]|\s\s/;
+/** A backslash escape: markdown's way of writing punctuation that would read as markup. */
+const ESCAPED = /\\([!-/:-@[-`{-~])/g;
 
 const LINK_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|\*\*|__|`/g;
 const LINK_TAG_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g;
@@ -34,6 +36,7 @@ const LINK_TAG_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g;
 const LOOSE_SPACE = / \s|[^\S ]/;
 
 const MARKS = /\*\*|__|`/g;
+const TABLE_EDGES = /^\|\s*|\s*\|$/g;
 
 /**
  * Links and images to their text, bold and code marks out. Without a link the simpler patterns
@@ -70,6 +73,8 @@ export function inlineText(line: string): string {
   // A link's text comes out as written, the only place marks can be left: they go too.
   if (line.includes('[') && (out.includes('`') || out.includes('**') || out.includes('__'))) out = out.replace(MARKS, '');
   if (opensEmphasis(out, '*') || opensEmphasis(out, '_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
+  // Last: an escaped mark is the character itself, not markup for the patterns above.
+  if (out.includes('\\')) out = out.replace(ESCAPED, '$1');
   if (out.includes('|')) out = out.replace(/\s*\|\s*/g, ' | ');
   return (LOOSE_SPACE.test(out) ? out.replace(/\s+/g, ' ') : out).trim();
 }
@@ -124,7 +129,9 @@ export function sentences(markdown: string): Sentence[] {
     const marked = first === 124 || first === 45 || first === 42 || first === 35 || first === 62 || first === 43 || (first >= 48 && first <= 57);
     if (marked && (/^\|?\s*:?-{3,}/.test(line) || /^(-{3,}|\*{3,})$/.test(line))) continue;
     const heading = first === 35 && /^#{1,6}\s/.test(line);
-    const bare = marked ? line.replace(/^#{1,6}\s+/, '').replace(/^([-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, '') : line;
+    let bare = marked ? line.replace(/^#{1,6}\s+/, '').replace(/^([-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, '') : line;
+    // A table row's cells, without the pipes at its edges.
+    if (first === 124) bare = bare.replace(TABLE_EDGES, '');
     const text = inlineText(bare);
     if (!text) continue;
     if (heading) {
