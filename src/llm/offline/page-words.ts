@@ -1,197 +1,210 @@
 /**
- * A page's words, numbered as the offline tier reads them. A sentence's words are read from its
- * UTF-8 bytes and looked up by two hashes of their lower-cased bytes in a table of the words met
- * so far, on this page and earlier ones, which keeps the term each counts as: a word met before
- * costs no string, no lower-casing, no stemming and no map lookup. Each term also keeps its id
- * on the page being read, stamped with the page's number, so a new page needs no clearing.
+ * A page's terms, numbered as the offline tier reads them: a term is known by two 32-bit hashes
+ * of its lower-cased UTF-8 bytes (and its length), and numbered from 0 in order of first use on
+ * the page in a small table of the page's own. Nothing is kept from one page to the next but the
+ * table's memory, stamped with the page's number so a new page needs no clearing.
  *
- * The table holds at most MAX_KNOWN_WORDS words, then starts again: about 3 MB. A table per page
- * in front of it, and one that grew without bound, were both slower on the PostgreSQL manual.
+ * A table of every word met, shared by all pages, spared the stemming and stopword check of a
+ * word met before, but in a server it is mostly out of the caches by the next page, and each
+ * word's first lookup on a page cost a miss or two: most of what reading a page's words cost
+ * there. A page's own table stays in the nearest cache, and the stemming and stopword check on
+ * the word's bytes cost less than those misses.
  *
- * Bytes rather than the string's characters: charCodeAt on the slices a page's sentences are
- * made of cost about ten nanoseconds a character, most of a word's lookup.
+ * Two terms alike in both hashes and length would count as one; among a page's terms the odds of
+ * any such pair are below one in 10^12.
  */
 
 /** ASCII lower case of a byte (the only case folding the word scan needs). */
 export const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
-/** FNV-1a, one step: the hash of a word is folded over its lower-cased bytes. */
-export const HASH_START = 0x811c9dc5 | 0;
-export const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+/** Two hashes of a word, each folded over its lower-cased bytes: FNV-1a, and a multiply-shift mix. */
+const HASH_START = 0x811c9dc5 | 0;
+const HASH2_START = 0x2f1b3c4d | 0;
+const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+const hash2Step = (h: number, c: number): number => Math.imul((h ^ c) + 0x7f4a7c15, 0x5bd1e995) ^ (h >>> 13);
 
-/** Words the table holds at most; past that it starts again, so memory stays bounded. */
-const MAX_KNOWN_WORDS = 1 << 16;
-const FIRST_SLOTS = 1 << 14;
+/** Numbers per slot of the page's table: page stamp, first hash, second hash, id (16 bytes). */
+const SLOT = 4;
+const FIRST_SLOTS = 1 << 10;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
-/** A second hash of the word, with other constants: the two together tell words apart. */
-export const HASH2_START = 0x2f1b3c4d | 0;
-export const hash2Step = (h: number, c: number): number => Math.imul((h ^ c) + 0x7f4a7c15, 0x5bd1e995) ^ (h >>> 13);
+export class PageTerms {
+  private slots = new Int32Array(FIRST_SLOTS * SLOT);
+  private mask = FIRST_SLOTS - 1;
+  private page = 0;
+  /** The two hashes of each id of the page being read, side by side. */
+  private keys = new Int32Array(2 * FIRST_SLOTS);
+  private count = 0;
+  private termBytes = new Uint8Array(256);
 
-/**
- * Lower-cased words to a number each, by open addressing on two 32-bit hashes of the word and its
- * length: a slot (hash, hash, length, value) is 16 bytes and no word's bytes are kept. In a server
- * the table is mostly out of the caches by the next page, and each word's first lookup on a page
- * costs a miss: a smaller table holds more of itself in the caches, and comparing bytes kept
- * elsewhere cost a second miss. Two words alike in length and both hashes would count as one
- * word; among the 65,536 words held at most, the odds of any such pair are about one in 10^10.
- */
-class WordTable {
-  /** SLOT numbers per slot: first hash, second hash, length (0: free), value. */
-  private slots: Int32Array;
-  private mask: number;
-  count = 0;
-  /** The slot the last miss of `find` ended on: where `insert` puts the word. */
-  private free = 0;
-
-  constructor(firstSlots: number) {
-    this.slots = new Int32Array(firstSlots * SLOT);
-    this.mask = firstSlots - 1;
-  }
-
-  /** The value of a word of `length` bytes with these hashes; undefined when it is not held. */
-  find(length: number, hash: number, hash2: number): number | undefined {
-    const slots = this.slots;
-    const wrap = this.mask * SLOT + SLOT - 1;
-    let at = (hash & this.mask) * SLOT;
-    for (let len = slots[at + 2]!; len !== 0; len = slots[at + 2]!) {
-      if (slots[at] === hash && slots[at + 1] === hash2 && len === length) return slots[at + 3]!;
-      at = (at + SLOT) & wrap;
+  /** Starts a page: ids count from 0 again. */
+  begin(): void {
+    // Page stamps start at 1: a slot stamped 0 is no page's.
+    if (this.page === 0x7fffffff) {
+      this.page = 0;
+      this.slots.fill(0);
     }
-    this.free = at;
-    return undefined;
+    this.page++;
+    this.count = 0;
   }
 
-  /** Adds the word `find` just missed. */
-  insert(length: number, hash: number, hash2: number, value: number): void {
-    const at = this.free;
-    this.slots[at] = hash;
-    this.slots[at + 1] = hash2;
-    this.slots[at + 2] = length;
-    this.slots[at + 3] = value;
+  /** How many terms the page has so far: its ids are 0 to this, less one. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The hashes of the page's terms by id, two numbers each (see `keyOf`). */
+  pageKeys(): Int32Array {
+    return this.keys.slice(0, 2 * this.count);
+  }
+
+  /**
+   * The id of the term the word bytes[start, start + length) counts as, stemmed as `stem` in
+   * text.ts does and read in ASCII lower case; the word is ASCII and no stopword.
+   */
+  idOfAsciiWord(bytes: Uint8Array, start: number, length: number): number {
+    const end = start + length;
+    const last = lowerAscii(bytes[end - 1]!);
+    const before = length > 1 ? lowerAscii(bytes[end - 2]!) : 0;
+    const third = length > 2 ? lowerAscii(bytes[end - 3]!) : 0;
+    let keep = length;
+    let y = false;
+    // ing, ies to y, ed, s but not ss, e: the same rules, in the same order, as `stem`.
+    if (length > 5 && last === 103 && before === 110 && third === 105) keep = length - 3;
+    else if (length > 4 && last === 115 && before === 101 && third === 105) {
+      keep = length - 3;
+      y = true;
+    } else if (length > 4 && last === 100 && before === 101) keep = length - 2;
+    else if (length > 3 && last === 115 && before !== 115) keep = length - 1;
+    else if (length > 4 && last === 101) keep = length - 1;
+    let h = HASH_START;
+    let h2 = HASH2_START;
+    for (let i = start; i < start + keep; i++) {
+      const c = lowerAscii(bytes[i]!);
+      h = hashStep(h, c);
+      h2 = hash2Step(h2, c);
+    }
+    if (y) {
+      h = hashStep(h, 121);
+      h2 = hash2Step(h2, 121);
+    }
+    return this.idOfKey(h, h2 ^ (keep + (y ? 1 : 0)));
+  }
+
+  /** The id of a term (already stemmed and in lower case, any script). */
+  idOfTerm(term: string): number {
+    const [h, h2] = this.keyOf(term);
+    return this.idOfKey(h, h2);
+  }
+
+  /** The two hashes a term is known by, as `pageKeys` holds them. */
+  keyOf(term: string): [number, number] {
+    if (this.termBytes.length < term.length * 3) this.termBytes = new Uint8Array(term.length * 3);
+    const n = encoder.encodeInto(term, this.termBytes).written;
+    let h = HASH_START;
+    let h2 = HASH2_START;
+    for (let i = 0; i < n; i++) {
+      h = hashStep(h, this.termBytes[i]!);
+      h2 = hash2Step(h2, this.termBytes[i]!);
+    }
+    return [h, h2 ^ n];
+  }
+
+  private idOfKey(h: number, h2: number): number {
+    const slots = this.slots;
+    const page = this.page;
+    const wrap = this.mask * SLOT + SLOT - 1;
+    let at = (h & this.mask) * SLOT;
+    for (; slots[at] === page; at = (at + SLOT) & wrap) {
+      if (slots[at + 1] === h && slots[at + 2] === h2) return slots[at + 3]!;
+    }
+    const id = this.count++;
+    slots[at] = page;
+    slots[at + 1] = h;
+    slots[at + 2] = h2;
+    slots[at + 3] = id;
+    if (2 * id + 2 > this.keys.length) {
+      const next = new Int32Array(this.keys.length * 2);
+      next.set(this.keys);
+      this.keys = next;
+    }
+    this.keys[2 * id] = h;
+    this.keys[2 * id + 1] = h2;
     // At most half full, so that probes stay short.
-    if (2 * ++this.count > this.mask + 1) this.rehash((this.mask + 1) * 2);
+    if (2 * this.count > this.mask + 1) this.grow();
+    return id;
   }
 
-  private rehash(size: number): void {
-    const old = this.slots;
+  /** Twice the slots, holding the page's terms again (those of earlier pages are of no use). */
+  private grow(): void {
+    const size = (this.mask + 1) * 2;
     const slots = new Int32Array(size * SLOT);
     const mask = size - 1;
     const wrap = mask * SLOT + SLOT - 1;
-    for (let from = 0; from < old.length; from += SLOT) {
-      if (old[from + 2] === 0) continue;
-      let at = (old[from]! & mask) * SLOT;
-      while (slots[at + 2] !== 0) at = (at + SLOT) & wrap;
-      slots.set(old.subarray(from, from + SLOT), at);
+    for (let id = 0; id < this.count; id++) {
+      const h = this.keys[2 * id]!;
+      let at = (h & mask) * SLOT;
+      while (slots[at] === this.page) at = (at + SLOT) & wrap;
+      slots[at] = this.page;
+      slots[at + 1] = h;
+      slots[at + 2] = this.keys[2 * id + 1]!;
+      slots[at + 3] = id;
     }
     this.slots = slots;
     this.mask = mask;
   }
 }
 
-/** Numbers per slot of a WordTable: 16 bytes, so that a slot never straddles two cache lines. */
-const SLOT = 4;
+/**
+ * Short lower-case ASCII words (at most 8 bytes), held exactly: the stopwords, looked up by their
+ * bytes packed into two numbers, in a table small enough to stay in the nearest cache.
+ */
+export class ShortWords {
+  private readonly slots: Int32Array;
+  private readonly mask: number;
 
-export class PageWords {
-  /** Words met: value = index in `terms`, -1 when it is no term. */
-  private known = new WordTable(FIRST_SLOTS);
-  private terms: string[] = [];
-  private termIndex = new Map<string, number>();
-  /**
-   * Two numbers per entry of `terms`: the number of the page it was last met on, and its id on
-   * that page (side by side: one cache line per term).
-   */
-  private onPage: Int32Array = new Int32Array(1 << 13);
-  private pageNumber = 0;
-  private vocab: string[] = [];
-  /** Bytes of the word being looked up by idOfWord. */
-  private wordBytes = new Uint8Array(256);
-
-  /** termFor: the term a lower-cased word counts as, undefined when it is none. */
-  constructor(private readonly termFor: (lowerWord: string) => string | undefined) {}
-
-  /**
-   * Starts a page: its vocabulary (the term of each id, ids from 0 in order of first use) fills as
-   * words are met. A list, not a map from term to id: filling a map cost a third of the lookups,
-   * and a page's few queries find a term in the list.
-   */
-  begin(): string[] {
-    this.vocab = [];
-    if (this.known.count > MAX_KNOWN_WORDS) {
-      this.known = new WordTable(FIRST_SLOTS);
-      this.terms = [];
-      this.termIndex = new Map();
-      this.onPage.fill(0);
+  constructor(words: Iterable<string>) {
+    const list = [...words].filter((w) => w.length <= 8 && /^[a-z0-9']+$/.test(w));
+    let size = 16;
+    while (size < list.length * 4) size *= 2;
+    this.slots = new Int32Array(size * 2);
+    this.mask = size - 1;
+    for (const w of list) {
+      const bytes = encoder.encode(w);
+      const [a, b] = pack(bytes);
+      let at = mix(a, b) & this.mask;
+      while (this.slots[2 * at] !== 0) at = (at + 1) & this.mask;
+      this.slots[2 * at] = a;
+      this.slots[2 * at + 1] = b;
     }
-    // Page numbers start at 1: a stamp of 0 is no page's.
-    if (this.pageNumber === 0x7fffffff) {
-      this.pageNumber = 0;
-      this.onPage.fill(0);
-    }
-    this.pageNumber++;
-    return this.vocab;
   }
 
-  /**
-   * The id of the word bytes[start, end), compared and hashed in ASCII lower case (`hash` made
-   * with hashStep from HASH_START); -1 when it is no term.
-   */
-  idOf(bytes: Uint8Array, start: number, end: number, hash: number, hash2: number): number {
-    const t = this.termOf(bytes, start, end, hash, hash2);
-    let id = -1;
-    if (t >= 0) {
-      const on = this.onPage;
-      if (on[2 * t] === this.pageNumber) id = on[2 * t + 1]!;
-      else {
-        id = this.vocab.length;
-        this.vocab.push(this.terms[t]!);
-        on[2 * t] = this.pageNumber;
-        on[2 * t + 1] = id;
-      }
+  /** Whether bytes[start, start + length), in ASCII lower case, is one of the words. */
+  has(bytes: Uint8Array, start: number, length: number): boolean {
+    if (length > 8) return false;
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < length; i++) {
+      const c = lowerAscii(bytes[start + i]!);
+      if (i < 4) a |= c << (8 * i);
+      else b |= c << (8 * (i - 4));
     }
-    return id;
-  }
-
-  /** The id of a word already in lower case (any script); -1 when it is no term. */
-  idOfWord(word: string): number {
-    if (this.wordBytes.length < word.length * 3) this.wordBytes = new Uint8Array(word.length * 3);
-    const n = encoder.encodeInto(word, this.wordBytes).written;
-    let h = HASH_START;
-    let h2 = HASH2_START;
-    for (let i = 0; i < n; i++) {
-      const c = lowerAscii(this.wordBytes[i]!);
-      h = hashStep(h, c);
-      h2 = hash2Step(h2, c);
+    for (let at = mix(a, b) & this.mask; this.slots[2 * at] !== 0; at = (at + 1) & this.mask) {
+      if (this.slots[2 * at] === a && this.slots[2 * at + 1] === b) return true;
     }
-    return this.idOf(this.wordBytes, 0, n, h, h2);
-  }
-
-  /** The index in `terms` of the term the word counts as (worked out once per word met); -1 when none. */
-  private termOf(bytes: Uint8Array, start: number, end: number, hash: number, hash2: number): number {
-    const held = this.known.find(end - start, hash, hash2);
-    if (held !== undefined) return held;
-    const term = this.termFor(decoder.decode(bytes.subarray(start, end)).toLowerCase());
-    const t = term === undefined ? -1 : this.numberOf(term);
-    this.known.insert(end - start, hash, hash2, t);
-    return t;
-  }
-
-  /** The index of a term in `terms`, added when new. */
-  private numberOf(term: string): number {
-    let t = this.termIndex.get(term);
-    if (t === undefined) {
-      t = this.terms.length;
-      this.terms.push(term);
-      this.termIndex.set(term, t);
-      if (2 * t === this.onPage.length) this.onPage = grown(this.onPage);
-    }
-    return t;
+    return false;
   }
 }
 
-function grown(a: Int32Array): Int32Array {
-  const next = new Int32Array(a.length * 2);
-  next.set(a);
-  return next;
+/** Up to 8 bytes as two numbers, as `has` packs them; the first is never 0 for a word. */
+function pack(bytes: Uint8Array): [number, number] {
+  let a = 0;
+  let b = 0;
+  bytes.forEach((c, i) => {
+    if (i < 4) a |= c << (8 * i);
+    else b |= c << (8 * (i - 4));
+  });
+  return [a, b];
 }
+
+const mix = (a: number, b: number) => Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 7;

@@ -2,7 +2,7 @@
  * BM25 over windows of consecutive sentences: the passages of a page most relevant to a query,
  * verbatim. Used for `highlights` and, without a model, for `question` (the best supporting passage).
  */
-import { analyse, terms, type PageText } from './text.js';
+import { analyse, termId, terms, type PageText } from './text.js';
 
 export interface Passage {
   text: string;
@@ -18,7 +18,7 @@ const B = 0.75;
 export function rankPassages(page: string | PageText, query: string, opts: { window?: number; top?: number } = {}): Passage[] {
   const text = typeof page === 'string' ? analyse(page) : page;
   // Query terms the page never uses score nothing: only the others are counted.
-  const q = [...new Set(terms(query))].map((t) => text.vocab.indexOf(t)).filter((id) => id >= 0);
+  const q = [...new Set(terms(query))].map((t) => termId(text, t)).filter((id) => id >= 0);
   const keep: number[] = [];
   text.sentences.forEach((s, i) => {
     if (!s.heading) keep.push(i);
@@ -28,7 +28,7 @@ export function rankPassages(page: string | PageText, query: string, opts: { win
   const all = keep.map((i) => text.sentences[i]!);
   // BM25 reads only the query's terms: per sentence, their counts (one row of `counts` each) and
   // the sentence's length. `slot` maps a term to its place in the query (-1: not in it).
-  const slot = new Int32Array(text.vocab.length).fill(-1);
+  const slot = new Int32Array(text.termCount).fill(-1);
   q.forEach((t, x) => (slot[t] = x));
   const lengths = new Int32Array(keep.length);
   const counts = new Int32Array(keep.length * nq);

@@ -21,8 +21,8 @@ export function extractiveSummary(page: string | PageText, opts: SummaryOptions 
   if (keepIdx.length === 0) return '';
   const all = keepIdx.map((i) => text.sentences[i]!);
   // Document frequency of each term over the kept sentences (a term counts once per sentence).
-  const df = new Float64Array(text.vocab.length);
-  const seen = new Int32Array(text.vocab.length).fill(-1);
+  const df = new Float64Array(text.termCount);
+  const seen = new Int32Array(text.termCount).fill(-1);
   keepIdx.forEach((si, k) => {
     for (let j = bounds[si]!; j < bounds[si + 1]!; j++) {
       const id = ids[j]!;

@@ -3,7 +3,7 @@
  * highlights and question answering rank. Kept verbatim (no rewording): every passage these
  * algorithms return is a quote from the page.
  */
-import { HASH2_START, HASH_START, hash2Step, hashStep, lowerAscii, PageWords } from './page-words.js';
+import { PageTerms, ShortWords } from './page-words.js';
 
 export interface Sentence {
   text: string;
@@ -195,12 +195,21 @@ export interface PageText {
    */
   ids: Int32Array;
   bounds: Int32Array;
-  /** The term of each id. */
-  vocab: string[];
+  /** How many terms the page has: ids run from 0 to this, less one. */
+  termCount: number;
+  /** The two hashes each id's term is known by (page-words.ts), side by side. */
+  keys: Int32Array;
 }
 
 /** The ids of sentence i's terms. */
 export const idsOf = (page: PageText, i: number): Int32Array => page.ids.subarray(page.bounds[i], page.bounds[i + 1]);
+
+/** The id of a term (as `terms` gives it) on the page; -1 when the page does not use it. */
+export function termId(page: PageText, term: string): number {
+  const [h, h2] = pageTerms.keyOf(term);
+  for (let id = 0; id < page.termCount; id++) if (page.keys[2 * id] === h && page.keys[2 * id + 1] === h2) return id;
+  return -1;
+}
 
 /** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
 function unicodeWords(text: string): string[] {
@@ -214,7 +223,8 @@ function termOf(w: string): string | undefined {
   return w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w) ? undefined : stem(w);
 }
 
-const pageWords = new PageWords(termOf);
+const pageTerms = new PageTerms();
+const stopwords = new ShortWords(STOPWORDS);
 
 /** Per character code: 1 when it is neither letter nor digit and lower-casing leaves it as it is. */
 const inert = new Uint8Array(0x10000);
@@ -270,11 +280,10 @@ function sentenceIds(text: string, from: number): number {
       const c = text.charCodeAt(i);
       if (c >= 128 && !isInert(c)) {
         for (const w of unicodeWords(text)) {
-          if (!w) continue;
-          const id = pageWords.idOfWord(w);
-          if (id < 0) continue;
+          const term = w ? termOf(w) : undefined;
+          if (term === undefined) continue;
           if (n === scratch.length) scratch = grown(scratch);
-          scratch[n++] = id;
+          scratch[n++] = pageTerms.idOfTerm(term);
         }
         return n;
       }
@@ -284,7 +293,8 @@ function sentenceIds(text: string, from: number): number {
   // Locals, not the module's bindings: each read of those is checked for initialisation.
   const b = bytes;
   const chars = wordChar;
-  const words = pageWords;
+  const words = pageTerms;
+  const stops = stopwords;
   let out = scratch;
   let i = 0;
   while (i < len) {
@@ -303,27 +313,18 @@ function sentenceIds(text: string, from: number): number {
       while (i < len && isMark(b[i]!)) i++;
       start = i;
     }
-    let h = HASH_START;
-    let h2 = HASH2_START;
-    while (i < len && (c = b[i]!) < 128 && chars[c] === 1) {
-      const lower = lowerAscii(c);
-      h = hashStep(h, lower);
-      h2 = hash2Step(h2, lower);
-      i++;
-    }
+    while (i < len && (c = b[i]!) < 128 && chars[c] === 1) i++;
     // Single letters and digits are no terms.
-    if (i - start < 2) continue;
-    const id = words.idOf(b, start, i, h, h2);
-    if (id < 0) continue;
+    if (i - start < 2 || stops.has(b, start, i - start)) continue;
     if (n === out.length) scratch = out = grown(out);
-    out[n++] = id;
+    out[n++] = words.idOfAsciiWord(b, start, i - start);
   }
   return n;
 }
 
 export function analyse(markdown: string): PageText {
   const list = sentences(markdown);
-  const vocab = pageWords.begin();
+  pageTerms.begin();
   const bounds = new Int32Array(list.length + 1);
   let end = 0;
   for (let i = 0; i < list.length; i++) {
@@ -331,5 +332,5 @@ export function analyse(markdown: string): PageText {
     if (!s.heading) end = sentenceIds(s.text, end);
     bounds[i + 1] = end;
   }
-  return { sentences: list, ids: scratch.slice(0, end), bounds, vocab };
+  return { sentences: list, ids: scratch.slice(0, end), bounds, termCount: pageTerms.size, keys: pageTerms.pageKeys() };
 }
