@@ -38,6 +38,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
 `;
 
 const AUTOMERGE = 16;
+const PAGE_SIZE = 16_384;
 
 /** Ranking weights, in column order: title and URL words count most. */
 const BM25 = 'bm25(search_fts, 10.0, 6.0, 3.0, 2.0, 1.0)';
@@ -66,6 +67,10 @@ export class SqliteIndex implements LocalIndex {
   ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new SQLite(file);
+    // Before anything is written (an index made earlier keeps its own): a page's text takes one
+    // or two 4 KB pages of its own, and FTS5's segments span several, while at 16 KB writing the
+    // manual's pages took 15% less (a no-op once the file has tables).
+    this.db.pragma(`page_size = ${PAGE_SIZE}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
