@@ -5,14 +5,14 @@
  *    page a title and a few paragraphs drawn from different manual pages), on SQLite (FTS5) and
  *    on PostgreSQL (when DATABASE_URL is set): query latency p50/p99 over two-word queries of
  *    the manual's vocabulary, and the index's bytes per page.
- * 2. Crawl throughput of the manual with indexing on and off, one crawl after the other in the
- *    same run, each in a Gleaner child process of its own: after a warm-up crawl of another copy
- *    of the site, a first crawl of pages new to the index, then the same pages fetched again, as
- *    a recurring crawl does.
+ * 2. Crawl throughput of the manual with indexing on and off, crawls taking turns in the same
+ *    run, each setting in a Gleaner child process of its own, all running side by side: each
+ *    round a first crawl of pages new to the index, then the same pages fetched again, as a
+ *    recurring crawl does.
  *
  * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]
- * [--against DIR]` runs it alone: N crawl rounds (3 by default), indexing off then on, and with
- * `--against` then on in another checkout (its own build and node_modules), for before/after
+ * [--against DIR]` runs it alone: N crawl rounds (3 by default), indexing off and on, and with
+ * `--against` on in another checkout (its own build and node_modules), for before/after
  * figures from the same rounds.
  */
 import fs from 'node:fs';
@@ -223,47 +223,62 @@ async function crawlOnce(g: GleanerChild, startUrl: string, limit: number, settl
   }
 }
 
-const SETTLE_MS = 2000;
+const SETTLE_MS = 1000;
 const WARM_UP_PAGES = 300;
 /** The label of the `--against` checkout's rounds (indexing on, its code). */
 const AGAINST = 'indexing on, --against';
 
+/**
+ * The servers (indexing off, on, and on in the `--against` checkout) run side by side, each
+ * warmed up first by a crawl of another copy of the site (its compiler, its pools, the index's
+ * files). Each round serves the manual at a new address, so its pages are new to every index:
+ * each server crawls it in turn (the first to go moving on by one each round), then crawls it
+ * again in the reverse order. A server of its own per round, started afresh and seconds from
+ * the other's turn, put the machine's drift between them: two runs of the same code gave +2% and
+ * +18% of CPU for the first crawl.
+ */
 export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number; against?: string } = {}): Promise<CrawlFigures[] | undefined> {
   const dir = pgDocsDir();
   if (!dir) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
-  const site = await serveDir(dir, files);
-  // The same pages at another address: crawled first to warm the server up (its compiler, its
-  // pools, the index's files) without putting the measured pages into the index.
-  const warmUp = await serveDir(dir, files);
   const limit = opts.pages ?? 1000;
+  const runs: Array<{ label: string; on: boolean; root?: string }> = [
+    { label: 'indexing off', on: false },
+    { label: 'indexing on', on: true },
+    ...(opts.against ? [{ label: AGAINST, on: true, root: opts.against }] : []),
+  ];
+  const servers: GleanerChild[] = [];
   const out: CrawlFigures[] = [];
   try {
-    // Alternating rounds, best of each: the machine's speed drifts within a minute.
-    for (let round = 0; round < (opts.rounds ?? 3); round++) {
-      const runs: Array<{ label: string; on: boolean; root?: string }> = [
-        { label: 'indexing off', on: false },
-        { label: 'indexing on', on: true },
-        ...(opts.against ? [{ label: AGAINST, on: true, root: opts.against }] : []),
-      ];
-      for (const { label, on, root } of runs) {
+    const warmUp = await serveDir(dir, files);
+    try {
+      for (const { on, root } of runs) {
         const g = await startGleanerChild({ concurrency: 16, env: { SEARCH_INDEX: on ? 'true' : 'false' }, ...(root ? { root } : {}) });
-        try {
-          // A fresh process spends its first crawl compiling and setting up, which varied more
-          // from round to round than what indexing adds: a warm-up crawl takes that first.
-          await crawlOnce(g, `${warmUp.url}/index.html`, WARM_UP_PAGES, SETTLE_MS);
-          // Then the pages, new to the index, and the same pages again as a recurring crawl does.
-          const first = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
-          const r = await crawlOnce(g, `${site.url}/index.html`, limit, SETTLE_MS);
-          out.push({ label, ...r, firstCpuMsPerPage: first.cpuMsPerPage, firstPagesPerSecond: first.pages / first.seconds });
-        } finally {
-          await g.stop();
+        servers.push(g);
+        await crawlOnce(g, `${warmUp.url}/index.html`, WARM_UP_PAGES, SETTLE_MS);
+      }
+    } finally {
+      await warmUp.close();
+    }
+    for (let round = 0; round < (opts.rounds ?? 3); round++) {
+      const site = await serveDir(dir, files);
+      try {
+        const order = runs.map((_, i) => (i + round) % runs.length);
+        const first = new Map<number, { cpuMsPerPage: number; pagesPerSecond: number }>();
+        for (const i of order) {
+          const r = await crawlOnce(servers[i]!, `${site.url}/index.html`, limit, SETTLE_MS);
+          first.set(i, { cpuMsPerPage: r.cpuMsPerPage, pagesPerSecond: r.pages / r.seconds });
         }
+        for (const i of order.reverse()) {
+          const r = await crawlOnce(servers[i]!, `${site.url}/index.html`, limit, SETTLE_MS);
+          out.push({ label: runs[i]!.label, ...r, firstCpuMsPerPage: first.get(i)!.cpuMsPerPage, firstPagesPerSecond: first.get(i)!.pagesPerSecond });
+        }
+      } finally {
+        await site.close();
       }
     }
   } finally {
-    await site.close();
-    await warmUp.close();
+    for (const g of servers) await g.stop();
   }
   return out;
 }
