@@ -41,6 +41,7 @@ describe('sentences', () => {
 
   it('reads a table row as its cells, without the pipes at its edges', () => {
     expect(texts('| Name | Value |\n| --- | --- |\n| pg\\_class | a \\| b |')).toEqual(['Name | Value', 'pg_class | a | b']);
+    expect(texts('| One cell |\n\n| ends in a pipe \\|')).toEqual(['One cell', 'ends in a pipe |']);
   });
 
   it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
