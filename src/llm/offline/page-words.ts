@@ -15,7 +15,7 @@
  */
 
 /** ASCII lower case of a byte (the only case folding the word scan needs). */
-export const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+const lowerAscii = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
 
 /** Two hashes of a word, each folded over its lower-cased bytes: FNV-1a, and a multiply-shift mix. */
 const HASH_START = 0x811c9dc5 | 0;
@@ -164,7 +164,10 @@ export class ShortWords {
   private readonly mask: number;
 
   constructor(words: Iterable<string>) {
-    const list = [...words].filter((w) => w.length <= 8 && /^[a-z0-9']+$/.test(w));
+    const list = [...words];
+    // A word it cannot hold would be missed on the bytes and found by a string lookup elsewhere.
+    const unfit = list.find((w) => !/^[a-z0-9']{1,8}$/.test(w));
+    if (unfit !== undefined) throw new Error(`ShortWords holds lower-case ASCII words of at most 8 bytes, not ${JSON.stringify(unfit)}`);
     let size = 16;
     while (size < list.length * 4) size *= 2;
     this.slots = new Int32Array(size * 2);
