@@ -23,6 +23,32 @@ const HASH2_START = 0x2f1b3c4d | 0;
 const hashStep = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 const hash2Step = (h: number, c: number): number => Math.imul((h ^ c) + 0x7f4a7c15, 0x5bd1e995) ^ (h >>> 13);
 
+/** Where hashTerm leaves the key it made: one buffer, not an array for every word. */
+const key = new Int32Array(2);
+
+/**
+ * The key of a term from its UTF-8 bytes[start, end), read in ASCII lower case, and `tail` after
+ * them unless it is -1 (a stem that ends in a letter its word did not have): both hashes, the
+ * second with the length.
+ */
+function hashTerm(bytes: Uint8Array, start: number, end: number, tail: number): void {
+  let h = HASH_START;
+  let h2 = HASH2_START;
+  for (let i = start; i < end; i++) {
+    const c = lowerAscii(bytes[i]!);
+    h = hashStep(h, c);
+    h2 = hash2Step(h2, c);
+  }
+  let n = end - start;
+  if (tail >= 0) {
+    h = hashStep(h, tail);
+    h2 = hash2Step(h2, tail);
+    n++;
+  }
+  key[0] = h;
+  key[1] = h2 ^ n;
+}
+
 /** Numbers per slot of the page's table: page stamp, first hash, second hash, id (16 bytes). */
 const SLOT = 4;
 const FIRST_SLOTS = 1 << 10;
@@ -77,37 +103,26 @@ export class PageTerms {
     } else if (length > 4 && last === 100 && before === 101) keep = length - 2;
     else if (length > 3 && last === 115 && before !== 115) keep = length - 1;
     else if (length > 4 && last === 101) keep = length - 1;
-    let h = HASH_START;
-    let h2 = HASH2_START;
-    for (let i = start; i < start + keep; i++) {
-      const c = lowerAscii(bytes[i]!);
-      h = hashStep(h, c);
-      h2 = hash2Step(h2, c);
-    }
-    if (y) {
-      h = hashStep(h, 121);
-      h2 = hash2Step(h2, 121);
-    }
-    return this.idOfKey(h, h2 ^ (keep + (y ? 1 : 0)));
+    // Hashed as `keyOf` hashes a term's bytes: one way to a term's key.
+    hashTerm(bytes, start, start + keep, y ? 121 : -1);
+    return this.idOfKey(key[0]!, key[1]!);
   }
 
   /** The id of a term (already stemmed and in lower case, any script). */
   idOfTerm(term: string): number {
-    const [h, h2] = this.keyOf(term);
-    return this.idOfKey(h, h2);
+    this.hashOf(term);
+    return this.idOfKey(key[0]!, key[1]!);
   }
 
   /** The two hashes a term is known by, as `pageKeys` holds them. */
   keyOf(term: string): [number, number] {
+    this.hashOf(term);
+    return [key[0]!, key[1]!];
+  }
+
+  private hashOf(term: string): void {
     if (this.termBytes.length < term.length * 3) this.termBytes = new Uint8Array(term.length * 3);
-    const n = encoder.encodeInto(term, this.termBytes).written;
-    let h = HASH_START;
-    let h2 = HASH2_START;
-    for (let i = 0; i < n; i++) {
-      h = hashStep(h, this.termBytes[i]!);
-      h2 = hash2Step(h2, this.termBytes[i]!);
-    }
-    return [h, h2 ^ n];
+    hashTerm(this.termBytes, 0, encoder.encodeInto(term, this.termBytes).written, -1);
   }
 
   private idOfKey(h: number, h2: number): number {
