@@ -46,9 +46,9 @@ const touch = db.prepare('UPDATE search_pages SET indexed_at = ?, source_hash = 
 const renew = db.prepare('UPDATE search_pages SET indexed_at = ? WHERE team_id = ? AND url = ? AND source_hash = ?');
 const dropText = db.prepare('DELETE FROM search_fts WHERE rowid = ?');
 const dropPage = db.prepare('DELETE FROM search_pages WHERE id = ?');
-const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = ?, published_at = ?, indexed_at = ?, text_hash = ?, source_hash = ? WHERE id = ?');
-const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, text_hash, source_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-const insertText = db.prepare('INSERT INTO search_fts (rowid, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, ?)');
+const update = db.prepare('UPDATE search_pages SET host = ?, title = ?, description = ?, body = CAST(? AS TEXT), published_at = ?, indexed_at = ?, text_hash = ?, source_hash = ? WHERE id = ?');
+const insert = db.prepare('INSERT INTO search_pages (team_id, url, host, title, description, body, published_at, indexed_at, text_hash, source_hash) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?, ?, ?)');
+const insertText = db.prepare('INSERT INTO search_fts (rowid, title, url, headings, description, body) VALUES (?, ?, ?, ?, ?, CAST(? AS TEXT))');
 const oldest = db.prepare('SELECT id FROM search_pages WHERE indexed_at < ? ORDER BY indexed_at LIMIT ?');
 // Prepared once: parsing these again for every write cost as much as a renewal itself.
 const savepoint = db.prepare('SAVEPOINT unit');
@@ -66,7 +66,7 @@ function run(m) {
     // The text's hash spares a page held already from being tokenized again when only its source
     // changed. A new page with a source hash goes without one (a later change of source then
     // tokenizes it again): hashing its text cost a tenth of the write.
-    const hash = prev || !source ? createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.body, p.urlWords, p.publishedAt ?? null])).digest('base64') : null;
+    const hash = prev || !source ? createHash('sha1').update(JSON.stringify([p.host, p.title, p.description, p.headings, p.urlWords, p.publishedAt ?? null])).update(p.body).digest('base64') : null;
     let id;
     if (prev && prev.text_hash === hash) {
       touch.run(m.indexedAt, source, prev.id);
@@ -147,12 +147,22 @@ interface Waiting {
   reject(e: Error): void;
 }
 
-type Sent = WriteOp & { id: number };
+/**
+ * A write as it goes to the thread: a page's body as UTF-8 bytes, handed over rather than copied.
+ * Sent as a string, the body was copied into the message and read back into a string on the
+ * thread, and the batch's strings lived on the main heap until it went: on a crawl of the
+ * PostgreSQL manual, handing pages over cost more than everything else indexing does on the main
+ * thread.
+ */
+type Sent = (Exclude<WriteOp, { op: 'upsert' }> | (Omit<Extract<WriteOp, { op: 'upsert' }>, 'page'> & { page: Omit<PageText, 'body'> & { body: Uint8Array } })) & { id: number };
+
+const utf8 = new TextEncoder();
 
 export class IndexWriter {
   private readonly worker: Worker;
   private readonly waiting = new Map<number, Waiting>();
   private pending: Sent[] = [];
+  private transfer: ArrayBuffer[] = [];
   private timer: NodeJS.Timeout | undefined;
   private seq = 0;
   private readonly exited: Promise<void>;
@@ -222,7 +232,13 @@ export class IndexWriter {
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      this.pending.push({ ...op, id });
+      if (op.op === 'upsert') {
+        const body = utf8.encode(op.page.body);
+        this.transfer.push(body.buffer as ArrayBuffer);
+        this.pending.push({ ...op, page: { ...op.page, body }, id });
+      } else {
+        this.pending.push({ ...op, id });
+      }
     });
   }
 
@@ -231,15 +247,18 @@ export class IndexWriter {
     this.timer = undefined;
     if (this.pending.length === 0) return;
     const batch = this.pending;
+    const transfer = this.transfer;
     this.pending = [];
+    this.transfer = [];
     this.worker.ref();
-    this.worker.postMessage(batch);
+    this.worker.postMessage(batch, transfer);
   }
 
   private failAll(err: Error): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.pending = [];
+    this.transfer = [];
     for (const w of this.waiting.values()) w.reject(err);
     this.waiting.clear();
   }

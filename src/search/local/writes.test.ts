@@ -44,6 +44,13 @@ describe.each(backends)('local index writes ($name)', ({ url }) => {
     expect(await index.urls('a', ['https://tea.example/'], 200)).toHaveLength(100);
   });
 
+  it('keeps text in any script as it was written, and finds its words', async () => {
+    const body = 'Ein Teekessel aus Kupfer für 12 € — 銅のやかん, чайник 🫖';
+    await index.upsert('a', page(body));
+    expect((await find('Kupfer')).map((h) => h.body)).toEqual([body]);
+    expect((await find('чайник')).map((h) => h.body)).toEqual([body]);
+  });
+
   it('renews the date of a page fetched again with the same text', async () => {
     await index.upsert('a', page('a copper kettle'), Date.UTC(2024, 0, 1));
     await index.upsert('a', page('a copper kettle'), Date.UTC(2025, 0, 1));
