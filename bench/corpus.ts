@@ -28,14 +28,21 @@ export function pgDocsDir(): string | undefined {
   return undefined;
 }
 
-/** Serves the given files of `dir` as HTML on an ephemeral loopback port; anything else is a 404. */
-export async function serveDir(dir: string, files: string[]): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Serves the given files of `dir` as HTML on an ephemeral loopback port; anything else is a 404.
+ * `latencyMs` holds each answer back that long, as a site across a network would.
+ */
+export async function serveDir(dir: string, files: string[], opts: { latencyMs?: number } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const bodies = new Map(files.map((f) => [`/${f}`, fs.readFileSync(path.join(dir, f))]));
   const server = http.createServer((req, res) => {
     const body = bodies.get(req.url ?? '');
-    if (!body) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
-    res.end(body);
+    const answer = () => {
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    };
+    if (opts.latencyMs) setTimeout(answer, opts.latencyMs);
+    else answer();
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

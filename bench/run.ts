@@ -41,8 +41,10 @@ printMonitorBench(await runMonitorBench());
 
 const index = await runIndexBench();
 if (index) printIndexBench(index);
-const indexingCrawl = await runIndexingCrawlBench();
-if (indexingCrawl) printIndexingCrawlBench(indexingCrawl);
+for (const latencyMs of [0, 50]) {
+  const indexingCrawl = await runIndexingCrawlBench({ latencyMs });
+  if (indexingCrawl) printIndexingCrawlBench(indexingCrawl);
+}
 
 const browser = await runBrowserBench();
 if (browser) printBrowserBench(browser);

@@ -8,12 +8,14 @@
  * 2. Crawl throughput of the manual with indexing on and off, crawls taking turns in the same
  *    run, each setting in a Gleaner child process of its own, all running side by side: each
  *    round a first crawl of pages new to the index, then the same pages fetched again, as a
- *    recurring crawl does.
+ *    recurring crawl does. The site answers at once from loopback, which makes the crawl bound
+ *    by the CPU (the worst case for indexing, whose work then competes with the crawl's), or
+ *    with a latency per page, as a site across a network does.
  *
- * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl] [--rounds N]
- * [--against DIR]` runs it alone: N crawl rounds (3 by default), indexing off and on, and with
- * `--against` on in another checkout (its own build and node_modules), for before/after
- * figures from the same rounds.
+ * `node --import tsx bench/search.ts [--pages N] [--queries N] [--skip-index] [--skip-crawl]
+ * [--rounds N] [--latency-ms N] [--against DIR]` runs it alone: N crawl rounds (3 by default),
+ * indexing off and on, and with `--against` on in another checkout (its own build and
+ * node_modules), for before/after figures from the same rounds.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -201,6 +203,12 @@ interface CrawlFigures {
   firstPagesPerSecond: number;
 }
 
+interface IndexingCrawlBench {
+  /** How long the site held each answer back. */
+  latencyMs: number;
+  rows: CrawlFigures[];
+}
+
 /**
  * One crawl, timed to its completion. Its CPU is read `settleMs` after that: writes the crawl
  * handed to the index's writer thread may still be under way, and are the crawl's cost, not the
@@ -237,7 +245,7 @@ const AGAINST = 'indexing on, --against';
  * the other's turn, put the machine's drift between them: two runs of the same code gave +2% and
  * +18% of CPU for the first crawl.
  */
-export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number; against?: string } = {}): Promise<CrawlFigures[] | undefined> {
+export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: number; against?: string; latencyMs?: number } = {}): Promise<IndexingCrawlBench | undefined> {
   const dir = pgDocsDir();
   if (!dir) return undefined;
   const files = fs.readdirSync(dir).filter((f) => f.endsWith('.html'));
@@ -261,7 +269,7 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
       await warmUp.close();
     }
     for (let round = 0; round < (opts.rounds ?? 3); round++) {
-      const site = await serveDir(dir, files);
+      const site = await serveDir(dir, files, { latencyMs: opts.latencyMs ?? 0 });
       try {
         const order = runs.map((_, i) => (i + round) % runs.length);
         const first = new Map<number, { cpuMsPerPage: number; pagesPerSecond: number }>();
@@ -280,10 +288,10 @@ export async function runIndexingCrawlBench(opts: { pages?: number; rounds?: num
   } finally {
     for (const g of servers) await g.stop();
   }
-  return out;
+  return { latencyMs: opts.latencyMs ?? 0, rows: out };
 }
 
-export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
+export function printIndexingCrawlBench({ latencyMs, rows }: IndexingCrawlBench): void {
   const labels = [...new Set(rows.map((r) => r.label))];
   const of = (label: string) => rows.filter((r) => r.label === label);
   const pagesPerSecond = (r: CrawlFigures) => r.pages / r.seconds;
@@ -294,7 +302,8 @@ export function printIndexingCrawlBench(rows: CrawlFigures[]): void {
     const d = (offRate / onRate - 1) * 100;
     return `${Math.abs(d).toFixed(1)}% ${d >= 0 ? 'slower' : 'faster'}`;
   };
-  console.log(`\nCrawl of up to ${of('indexing off')[0]!.pages} pages of the PostgreSQL manual, concurrency 16, with the local search index on and off (${of('indexing off').length} rounds each, taking turns; target: at most 5% slower)`);
+  const site = latencyMs ? `served with ${latencyMs} ms of latency a page, as across a network` : 'served on loopback at once, so that the crawl is bound by the CPU';
+  console.log(`\nCrawl of up to ${of('indexing off')[0]!.pages} pages of the PostgreSQL manual (${site}), concurrency 16, with the local search index on and off (${of('indexing off').length} rounds each, taking turns; target: at most 5% slower)`);
   console.table(
     Object.fromEntries(
       labels.map((label) => [
@@ -336,7 +345,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const rounds = arg('--rounds');
     const at = process.argv.indexOf('--against');
     const against = at > 0 ? path.resolve(process.argv[at + 1]!) : undefined;
-    const crawl = await runIndexingCrawlBench({ ...(rounds ? { rounds } : {}), ...(against ? { against } : {}) });
+    const latencyMs = arg('--latency-ms');
+    const crawl = await runIndexingCrawlBench({ ...(rounds ? { rounds } : {}), ...(against ? { against } : {}), ...(latencyMs ? { latencyMs } : {}) });
     if (crawl) printIndexingCrawlBench(crawl);
   }
 }
