@@ -44,6 +44,17 @@ describe('scrape options', () => {
     }
   });
 
+  it('says which field of a redactPII object is wrong', () => {
+    const problem = (redactPII: unknown) => {
+      const r = scrapeRequestSchema.safeParse({ url: 'x', redactPII });
+      return r.success ? undefined : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+    };
+    expect(problem({ mode: 'careful' })).toEqual([['redactPII', expect.stringMatching(/^mode: .*"fast"/)]]);
+    expect(problem({ entities: ['EMAIL', 'SHOE_SIZE'] })).toEqual([['redactPII', expect.stringMatching(/^entities\.1: .*"PERSON"/)]]);
+    expect(problem('yes')).toEqual([['redactPII', 'Expected true, false or an object of mode, entities and replaceStyle']]);
+    expect(problem({ mode: 'fast', replaceStyle: 'mask' })).toBeUndefined();
+  });
+
   it('lists pending features by path', () => {
     const o = scrapeRequestSchema.parse({ url: 'x', formats: ['markdown', { type: 'json', prompt: 'p' }, 'audio'], redactPII: true, domainTools: true });
     expect(pendingFeatures(o).map((p) => p.path)).toEqual(['domainTools', 'formats.2']);

@@ -66,6 +66,12 @@ const selectorList = z
   )
   .max(100);
 
+/** The first problem of an object option that failed, as `field: message`. */
+function objectProblem(issues: readonly z.core.$ZodIssue[]): string | undefined {
+  const first = issues[0];
+  return first ? `${first.path.join('.') || 'value'}: ${first.message}` : undefined;
+}
+
 const httpHeaderName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 export const MAX_TIMEOUT_MS = 300_000;
@@ -141,14 +147,24 @@ export const scrapeOptionsShape = {
   onlyCleanContent: z.boolean().default(false),
   /** PII replaced in every text output (src/scrape/formats/page-steps.ts). */
   redactPII: z
-    .union([
-      z.boolean(),
-      z.object({
-        mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
-        entities: z.array(z.enum(PII_ENTITIES as [PiiEntity, ...PiiEntity[]])).max(6).optional(),
-        replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
-      }),
-    ])
+    .union(
+      [
+        z.boolean(),
+        z.object({
+          mode: z.enum(['accurate', 'aggressive', 'fast']).optional(),
+          entities: z.array(z.enum(PII_ENTITIES as [PiiEntity, ...PiiEntity[]])).max(6).optional(),
+          replaceStyle: z.enum(['tag', 'mask', 'remove']).optional(),
+        }),
+      ],
+      // An object that fails says which of its fields is wrong, not only that it is no boolean.
+      {
+        error: (issue) => {
+          if (issue.code !== 'invalid_union') return undefined;
+          const isObject = typeof issue.input === 'object' && issue.input !== null && !Array.isArray(issue.input);
+          return (isObject && objectProblem(issue.errors[1] ?? [])) || 'Expected true, false or an object of mode, entities and replaceStyle';
+        },
+      },
+    )
     .optional(),
   /** Per-request override of the team's threat protection policy (src/security/threat/policy.ts). */
   threatProtection: threatProtectionField,
