@@ -160,7 +160,14 @@ const DIETS: Record<string, string> = {
   HinduDiet: 'hindu',
 };
 
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** An id from a name: accents off their letters ("Café" is cafe), any script's letters kept. */
+const slug = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
 
 function menuItem(raw: unknown, sourceUrl: string, section: string, n: number): MenuItem | undefined {
   const o = obj(raw);
@@ -210,9 +217,35 @@ function sectionsOf(menu: Record<string, unknown>, sourceUrl: string): MenuProfi
   return sections;
 }
 
-/** "Margherita pizza ..... $12.50" under a heading: the price list most menus are. */
-const PRICE_LINE = /^(?:[-*+]\s+)?(?:\*\*)?(.+?)(?:\*\*)?\s*(?:[.…·\-–—:|]+\s*)?([$€£])\s?(\d{1,4}(?:[.,]\d{2})?)\s*$/;
-const SYMBOLS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP' };
+/** Currency signs a price list writes, and the code each stands for. */
+const SIGNS: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', '₩': 'KRW', '₺': 'TRY', '₽': 'RUB' };
+const CODES = new Set(Intl.supportedValuesOf('currency'));
+const AMOUNT = String.raw`(\d{1,4}(?:[.,]\d{2})?)`;
+const SIGN = String.raw`([$€£¥₹₩₺₽]|[A-Z]{3}(?![A-Za-z]))`;
+/**
+ * "Margherita pizza ..... $12.50" under a heading: the price list most menus are. The name, then
+ * dots, a dash, a colon or a pipe (or only a space), then the price: its sign or code before or
+ * after it ("$12.50", "12,50 €", "EUR 12.50"), or two decimals alone ("12.50"), as many menus
+ * leave the currency to the reader. A table row's closing pipe may follow.
+ */
+const PRICE_LINE = new RegExp(
+  String.raw`^(?:[-*+]\s+)?(?:\*\*)?(.+?)(?:\*\*)?\s*(?:[.…·\-–—:|]+\s*)?(${SIGN}\s?${AMOUNT}|${AMOUNT}\s?${SIGN}|(\d{1,4}[.,]\d{2}))\s*\|?\s*$`,
+  'u',
+);
+
+/** The price a line ends with, as PRICE_LINE reads it; undefined when it ends with none. */
+function linePrice(line: string): { name: string; price: Price } | undefined {
+  const m = PRICE_LINE.exec(line.trim());
+  if (!m) return undefined;
+  const sign = m[3] ?? m[6];
+  const currency = sign === undefined ? undefined : (SIGNS[sign] ?? (CODES.has(sign) ? sign : undefined));
+  // Three capitals that name no currency are a word, not a price's code.
+  if (sign !== undefined && currency === undefined) return undefined;
+  const amount = Number((m[4] ?? m[5] ?? m[7])!.replace(',', '.'));
+  const name = m[1]!.replace(/^\|\s*/, '').replace(/\s*\|$/, '').trim();
+  if (!/\p{L}/u.test(name)) return undefined;
+  return { name, price: { amount, ...(currency ? { currency } : {}), formatted: m[2]! } };
+}
 
 function menuFromText(markdown: string, sourceUrl: string): MenuProfile['sections'] {
   const sections: MenuProfile['sections'] = [];
@@ -223,16 +256,15 @@ function menuFromText(markdown: string, sourceUrl: string): MenuProfile['section
       sections.push((current = { id: slug(h[1]!) || `section-${sections.length + 1}`, name: h[1]!.trim(), items: [] }));
       continue;
     }
-    const m = line.trim().match(PRICE_LINE);
-    if (!m) continue;
+    const item = linePrice(line);
+    if (!item) continue;
     if (!current) sections.push((current = { id: 'menu', name: 'Menu', items: [] }));
-    const name = m[1]!.replace(/\s*\|\s*$/, '').trim();
-    const amount = Number(m[3]!.replace(',', '.'));
+    const { name, price } = item;
     current.items.push({
       id: `${current.id}-${slug(name) || current.items.length}`,
       name,
       images: [],
-      price: { amount, currency: SYMBOLS[m[2]!]!, formatted: `${m[2]}${m[3]}` },
+      price,
       availability: { inStock: true },
       dietary: [],
       optionGroups: [],
@@ -258,7 +290,7 @@ export function menuProfile(page: PageData, markdown: string, sourceUrl: string)
   }
   const sections = menuFromText(markdown, sourceUrl);
   const count = sections.reduce((n, s) => n + s.items.length, 0);
-  const currency = sections[0]?.items[0]?.price?.currency ?? null;
+  const currency = sections.flatMap((s) => s.items).find((i) => i.price?.currency)?.price?.currency ?? null;
   const isMenu = count >= 3;
   return { isMenu, confidence: isMenu ? (merchantItem ? 0.7 : 0.5) : 0.1, merchant, currency, sections: isMenu ? sections : [], sourceUrl };
 }
