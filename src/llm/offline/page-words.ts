@@ -189,7 +189,9 @@ export class ShortWords {
     this.mask = size - 1;
     for (const w of list) {
       const bytes = encoder.encode(w);
-      const [a, b] = pack(bytes);
+      packWord(bytes, 0, bytes.length);
+      const a = packed[0]!;
+      const b = packed[1]!;
       let at = mix(a, b) & this.mask;
       while (this.slots[2 * at] !== 0) at = (at + 1) & this.mask;
       this.slots[2 * at] = a;
@@ -200,13 +202,9 @@ export class ShortWords {
   /** Whether bytes[start, start + length), in ASCII lower case, is one of the words. */
   has(bytes: Uint8Array, start: number, length: number): boolean {
     if (length > 8) return false;
-    let a = 0;
-    let b = 0;
-    for (let i = 0; i < length; i++) {
-      const c = lowerAscii(bytes[start + i]!);
-      if (i < 4) a |= c << (8 * i);
-      else b |= c << (8 * (i - 4));
-    }
+    packWord(bytes, start, length);
+    const a = packed[0]!;
+    const b = packed[1]!;
     for (let at = mix(a, b) & this.mask; this.slots[2 * at] !== 0; at = (at + 1) & this.mask) {
       if (this.slots[2 * at] === a && this.slots[2 * at + 1] === b) return true;
     }
@@ -214,15 +212,23 @@ export class ShortWords {
   }
 }
 
-/** Up to 8 bytes as two numbers, as `has` packs them; the first is never 0 for a word. */
-function pack(bytes: Uint8Array): [number, number] {
+/** Where packWord leaves a word's two numbers: one buffer, not an array for every word. */
+const packed = new Int32Array(2);
+
+/**
+ * Bytes[start, start + length) (at most 8), in ASCII lower case, as two numbers: four bytes each,
+ * the first never 0 for a word.
+ */
+function packWord(bytes: Uint8Array, start: number, length: number): void {
   let a = 0;
   let b = 0;
-  bytes.forEach((c, i) => {
+  for (let i = 0; i < length; i++) {
+    const c = lowerAscii(bytes[start + i]!);
     if (i < 4) a |= c << (8 * i);
     else b |= c << (8 * (i - 4));
-  });
-  return [a, b];
+  }
+  packed[0] = a;
+  packed[1] = b;
 }
 
 const mix = (a: number, b: number) => Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 7;

@@ -171,15 +171,9 @@ const NON_ASCII = /[\u0080-\uffff]/;
 /** Content words, lower-cased and stemmed. */
 export function terms(text: string): string[] {
   const out: string[] = [];
-  const lower = text.toLowerCase();
-  // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
-  // the Unicode word pattern.
-  const words = NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
-  for (const w of words) {
-    // The ASCII split leaves words that start with ' _ or -: not words.
-    const c = w.charCodeAt(0);
-    if (w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w)) continue;
-    out.push(stem(w));
+  for (const w of unicodeWords(text)) {
+    const term = termOf(w);
+    if (term !== undefined) out.push(term);
   }
   return out;
 }
@@ -213,14 +207,17 @@ export function termId(page: PageText, term: string): number {
   return -1;
 }
 
-/** The lower-cased words of text with a non-ASCII character (which lower-casing may turn to ASCII). */
+/** The lower-cased words of text, which lower-casing may turn from non-ASCII to ASCII. */
 function unicodeWords(text: string): string[] {
   const lower = text.toLowerCase();
+  // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
+  // the Unicode word pattern.
   return NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
 }
 
 /** The term a lower-cased word counts as; undefined for a stopword or what is no word. */
 function termOf(w: string): string | undefined {
+  // The ASCII split leaves words that start with ' _ or -: not words.
   const c = w.charCodeAt(0);
   return w.length < 2 || c === 39 || c === 95 || c === 45 || STOPWORDS.has(w) ? undefined : stem(w);
 }
