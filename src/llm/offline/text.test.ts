@@ -34,6 +34,13 @@ describe('sentences', () => {
     expect(texts('Call [`Handler.<protocol>_open()`](c.html) <b>now</b>.')).toEqual(['Call Handler.<protocol>_open() now .']);
   });
 
+  it('takes out only what is a tag: angle brackets around no tag, in code or escaped are text', () => {
+    expect(texts('Use <, <= and <-> here; a < b > c.')).toEqual(['Use <, <= and <-> here; a < b > c.']);
+    expect(texts('It returns `Option<T>`, a [`Vec<u8>`](v.html) or \\<none>.')).toEqual(['It returns Option<T>, a Vec<u8> or <none>.']);
+    expect(texts('Write to <[a@example.com](mailto:a@example.com)> soon.')).toEqual(['Write to <a@example.com> soon.']);
+    expect(texts('A <em>real</em> tag<br/>goes.')).toEqual(['A real tag goes.']);
+  });
+
   it('reads an escaped mark as the character itself', () => {
     expect(texts('It holds \\*stars\\* and 2\\*3, \\[brackets\\] and a back\\\\slash.')).toEqual(['It holds *stars* and 2*3, [brackets] and a back\\slash.']);
     expect(texts('\\# not a heading, \\- nor an item.')).toEqual(['# not a heading, - nor an item.']);

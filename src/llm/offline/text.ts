@@ -28,7 +28,13 @@ const MARKUP = /[![\]<*_`|\\]|\s\s/;
 const ESCAPED = /\\([!-/:-@[-`{-~])/g;
 
 const LINK_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|\*\*|__|`/g;
-const LINK_TAG_OR_MARK = /!?\[([^\]]*)\]\([^)]*\)|<[^>]+>|\*\*|__|`/g;
+/**
+ * An HTML tag; or a code span or an escape, in which what looks like a tag is text
+ * (`Option<T>`, \<name>). Only a letter or a slash after `<` makes a tag: `<=`, `<->` and
+ * `< prev` are text.
+ */
+const TAG_OR_TEXT = /`[^`]*`|\\.|<\/?[A-Za-z][^<>]*>/g;
+const HAS_TAG = /<\/?[A-Za-z]/;
 /**
  * Whether a line holds blanks to close up: two spaces, a tab or a no-break space, the blanks that
  * markup or HTML leave (rarer ones, such as thin spaces, stay as the page has them). Three plain
@@ -67,11 +73,9 @@ function opensEmphasis(line: string, mark: string): boolean {
 export function inlineText(line: string): string {
   // Most prose lines carry no markup: skip the rewrites for them (this runs on every line of a page).
   if (!MARKUP.test(line)) return line;
-  // Links and images to their text, tags to a space, bold and code marks out: one pass. Without a
-  // tag on the line (nearly always) a replacement pattern does it, with no call back per match.
-  let out = line.includes('<')
-    ? line.replace(LINK_TAG_OR_MARK, (m, text: string | undefined) => text ?? (m[0] === '<' ? ' ' : ''))
-    : stripLinksAndMarks(line);
+  // Tags to a space (rare: a call back per match keeps code spans and escapes as they are), then
+  // links and images to their text, bold and code marks out.
+  let out = stripLinksAndMarks(line.includes('<') && HAS_TAG.test(line) ? line.replace(TAG_OR_TEXT, (m) => (m[0] === '<' ? ' ' : m)) : line);
   // A link's text comes out as written, the only place marks can be left: they go too.
   if (line.includes('[') && (out.includes('`') || out.includes('**') || out.includes('__'))) out = out.replace(MARKS, '');
   if (opensEmphasis(out, '*') || opensEmphasis(out, '_')) out = out.replace(/(^|\s)[*_](\S[^*_]*\S|\S)[*_](?=\s|[.,;:!?]|$)/g, '$1$2');
