@@ -15,6 +15,7 @@ describe('PII detection', () => {
     expect(found('call +44 20 7946 0958 today')).toEqual([['PHONE', '+44 20 7946 0958']]);
     expect(found('key sk-proj-abcdefghijklmnop1234 and AKIAIOSFODNN7EXAMPLE').map(([e]) => e)).toEqual(['SECRET', 'SECRET']);
     expect(found('password: hunter2hunter2xx')).toEqual([['SECRET', 'hunter2hunter2xx']]);
+    expect(found('Set token=abc.def.ghi.jkl. Then go.')).toEqual([['SECRET', 'abc.def.ghi.jkl']]);
   });
 
   it('finds people and places only when names are asked for', () => {

@@ -31,7 +31,8 @@ const SECRETS: RegExp[] = [
   /\bAIza[0-9A-Za-z_-]{35}\b/g,
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\b/g,
   /\b(?:fc|glpat|npm|hf)[-_][A-Za-z0-9_-]{20,}\b/g,
-  /(?<=\b(?:api[_-]?key|secret|token|password|passwd|access[_-]?key)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+_.=-]{12,}/gi,
+  // Not ending on a full stop: that ends the sentence the value stands in.
+  /(?<=\b(?:api[_-]?key|secret|token|password|passwd|access[_-]?key)["']?\s*[:=]\s*["']?)[A-Za-z0-9/+_.=-]{11,}[A-Za-z0-9/+_=-]/gi,
 ];
 
 function luhn(digits: string): boolean {
