@@ -5,7 +5,10 @@
  */
 
 const BOILERPLATE = [
-  /\bcookies?\b.*\b(accept|consent|policy|settings|use)\b/i,
+  // What a cookie prompt says, not what a recipe does with cookies ("allow the cookies to cool").
+  /\b(we|this (site|website)|our (site|website)) (uses?|sets?) cookies\b/i,
+  /\bcookies? (policy|settings|preferences|notice|consent)\b/i,
+  /\b(accept|reject|decline) (all )?cookies\b/i,
   /\b(accept|reject) all\b/i,
   /\bsubscribe\b.*\b(newsletter|inbox|updates)\b/i,
   /\bsign up for (our|the) newsletter\b/i,
@@ -28,18 +31,22 @@ export interface Cleaned {
 export function cleanMarkdown(markdown: string): Cleaned {
   const lines = markdown.split('\n');
   const drop = new Array<boolean>(lines.length).fill(false);
+  // Code blocks are the page's content whatever they hold: their lines, fences included, stay.
+  const code = new Array<boolean>(lines.length).fill(false);
   let inCode = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
-    if (line.startsWith('```')) inCode = !inCode;
-    if (inCode || !line) continue;
+    const fence = line.startsWith('```') || line.startsWith('~~~');
+    code[i] = inCode || fence;
+    if (fence) inCode = !inCode;
+    if (code[i] || !line) continue;
     const plain = line.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/^[#>*+\-\s]+/, '');
     if (plain.length < 200 && BOILERPLATE.some((re) => re.test(plain))) drop[i] = true;
   }
   // Three or more consecutive lines of nothing but links: a menu or a link farm, not prose.
   for (let i = 0; i < lines.length; ) {
     let j = i;
-    while (j < lines.length && LINK_ONLY.test(lines[j]!)) j++;
+    while (j < lines.length && !code[j] && LINK_ONLY.test(lines[j]!)) j++;
     if (j - i >= 3) for (let k = i; k < j; k++) drop[k] = true;
     i = j === i ? i + 1 : j;
   }
