@@ -137,14 +137,35 @@ function labelledFromMarkup(html: string): Record<string, string> {
   return out;
 }
 
+/**
+ * A JSON-LD block as browsers' readers take it: strict JSON first, then with what pages commonly
+ * get wrong mended (a comment or CDATA wrapper, a raw line break or tab inside a string, a comma
+ * before a closing bracket). A block still broken says nothing; the others still count.
+ */
+function parseJsonLd(source: string): unknown {
+  try {
+    return JSON.parse(source);
+  } catch {
+    const mended = source
+      .replace(/^\s*(?:<!--|\/\/\s*<!\[CDATA\[|\/\*\s*<!\[CDATA\[\s*\*\/)/, '')
+      .replace(/(?:-->|\/\/\s*\]\]>|\/\*\s*\]\]>\s*\*\/)\s*$/, '')
+      // Outside strings a control character is only blank space; inside one it breaks the block.
+      // eslint-disable-next-line no-control-regex -- control characters are what is mended here
+      .replace(/[\u0000-\u001f]+/g, ' ')
+      .replace(/,\s*([}\]])/g, '$1');
+    try {
+      return JSON.parse(mended);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
 export function readPageData(html: string): PageData {
   const items: Item[] = [];
   for (const m of html.matchAll(/<script\b[^>]*type\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi)) {
-    try {
-      fromJsonLd(JSON.parse(m[1]!), items);
-    } catch {
-      // A broken block says nothing; the others still count.
-    }
+    const block = parseJsonLd(m[1]!);
+    if (block !== undefined) fromJsonLd(block, items);
   }
   // Microdata and RDFa need the element tree; most pages have neither, and skip the parse.
   if (html.includes('itemscope') || html.includes('typeof=')) {
