@@ -3,6 +3,7 @@
  * looked up by name among the page's items, labelled values and meta tags, then coerced to the
  * property's type. Nothing is guessed: a property no source names is left out and reported.
  */
+import { readNumber } from './numbers.js';
 import type { Item, PageData } from './structured.js';
 
 export type JsonSchema = { type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema; enum?: unknown[]; required?: string[]; [k: string]: unknown };
@@ -76,22 +77,6 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '' || (Ar
 
 const typeOf = (s: JsonSchema): string | undefined => (Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type) ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
 
-/** A number out of "$1,299.00", "4.5 out of 5", "1.299,00 €", "1.299.000 €", "−3". */
-function toNumber(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v !== 'string') return undefined;
-  const m = v.replace(/\s/g, '').replace(/\u2212/g, '-').match(/-?\d[\d.,]*\d|-?\d/);
-  if (!m) return undefined;
-  let s = m[0];
-  if (/,\d{1,2}$/.test(s) && s.includes('.')) s = s.replace(/\./g, '').replace(',', '.');
-  else if (/,\d{1,2}$/.test(s)) s = s.replace(',', '.');
-  // Two dots or more: they group thousands, as in "1.299.000".
-  else if (/\..*\./.test(s) && !s.includes(',')) s = s.replace(/\./g, '');
-  else s = s.replace(/,/g, '');
-  const n = Number(s);
-  return Number.isFinite(n) ? n : undefined;
-}
-
 function toBoolean(v: unknown): boolean | undefined {
   if (typeof v === 'boolean') return v;
   if (typeof v !== 'string') return undefined;
@@ -127,10 +112,10 @@ function coerce(v: unknown, s: JsonSchema, path: string, missing: string[]): unk
       out = fillObject(s, [entries(v as Record<string, unknown>)], path, missing);
       break;
     case 'number':
-      out = toNumber(v);
+      out = readNumber(v);
       break;
     case 'integer': {
-      const n = toNumber(v);
+      const n = readNumber(v);
       out = n !== undefined && Number.isInteger(n) ? n : undefined;
       break;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { menuProfile } from './profiles.js';
+import { menuProfile, productProfile } from './profiles.js';
 import type { PageData } from './structured.js';
 
 const noData = { items: [], meta: {} } as unknown as PageData;
@@ -36,5 +36,14 @@ describe('a menu read from a plain price list', () => {
 
   it('takes neither whole numbers without a sign nor capitals that name no currency for prices', () => {
     expect(prices('## Contents\n\n- Chapter 12\n- Part 3\n- Appendix ABC 40\n- See page 7')).toEqual({ isMenu: false, currency: null, items: [] });
+  });
+});
+
+describe('a product read from schema.org data', () => {
+  it('reads a price written as the page shows it, with thousands and a decimal comma', () => {
+    const page = { items: [{ types: ['Product'], props: { name: 'Sofa', offers: { price: '1.299,00 €', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' } } }], meta: {}, labelled: {} };
+    expect(productProfile(page, 'https://shop.example/sofa')?.variants).toEqual([
+      { title: 'Sofa', price: { amount: 1299, currency: 'EUR', formatted: '€1,299.00' }, availability: { inStock: true, text: 'InStock' } },
+    ]);
   });
 });

@@ -3,6 +3,7 @@
  * Restaurant/Menu data mapped onto the SDK's ProductProfile and MenuProfile shapes, with a plain
  * price-list reading of the markdown as the menu's fallback.
  */
+import { readNumber } from './numbers.js';
 import type { Item, PageData } from './structured.js';
 
 export interface Price {
@@ -58,13 +59,9 @@ const str = (v: unknown): string | undefined => {
   return undefined;
 };
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.replace(/[^\d.-]/g, '')) : NaN;
-  return Number.isFinite(n) && String(v).match(/\d/) ? n : undefined;
-};
 
 function price(amount: unknown, currency: unknown): Price | undefined {
-  const a = num(amount);
+  const a = readNumber(amount);
   if (a === undefined) return undefined;
   const c = str(currency);
   const p: Price = { amount: a };
@@ -191,7 +188,7 @@ function menuItem(raw: unknown, sourceUrl: string, section: string, n: number): 
   if (description) item.description = description;
   const pr = price(offer.price ?? o.price, offer.priceCurrency ?? o.priceCurrency);
   if (pr) item.price = pr;
-  const calories = num(obj(o.nutrition).calories);
+  const calories = readNumber(obj(o.nutrition).calories);
   if (calories !== undefined) item.calories = calories;
   const id = str(o.identifier ?? o.sku);
   if (id) item.identifiers.merchantItemId = id;
