@@ -85,8 +85,26 @@ export function brandingProfile(html: string, pageUrl: string): BrandingProfile 
   };
   const vars = new Map<string, string>();
   for (const r of sheet) for (const m of r.body.matchAll(/--([\w-]+)\s*:\s*([^;]+)/g)) if (!vars.has(m[1]!.toLowerCase())) vars.set(m[1]!.toLowerCase(), m[2]!.trim());
+  /** The colour a custom property comes to, through the properties it names (a palette's). */
+  const colorOfVar = (value: string, depth = 0): string | undefined => {
+    const own = value.match(COLOR)?.[0];
+    if (own) return normColor(own);
+    const named = value.match(/var\(\s*--([\w-]+)/)?.[1]?.toLowerCase();
+    const next = named === undefined || depth >= 5 ? undefined : vars.get(named);
+    return next === undefined ? undefined : colorOfVar(next, depth + 1);
+  };
+  /**
+   * The colour of the custom property named for a role: one whose name ends with it
+   * (--color-primary) before one that only mentions it (--color-primary-text).
+   */
   const fromVar = (...names: string[]) => {
-    for (const [k, v] of vars) if (names.some((n) => k.includes(n)) && v.match(COLOR)) return normColor(v.match(COLOR)![0]);
+    for (const whole of [true, false]) {
+      for (const [k, v] of vars) {
+        if (!names.some((n) => (whole ? k === n || k.endsWith(`-${n}`) : k.includes(n)))) continue;
+        const c = colorOfVar(v);
+        if (c) return c;
+      }
+    }
     return undefined;
   };
   const background = pick(/(^|,)\s*(html|body|:root)\s*(,|$)/, 'background(-color)?') ?? fromVar('background', 'bg');
@@ -136,9 +154,12 @@ export function brandingProfile(html: string, pageUrl: string): BrandingProfile 
   if (code) fontFamilies.code = code;
   if (Object.keys(fontFamilies).length) out.typography = { fontFamilies };
 
-  const logoEl = $('img')
-    .toArray()
-    .find((el) => /logo/i.test([$(el).attr('class'), $(el).attr('id'), $(el).attr('alt'), $(el).attr('src')].join(' ')) || $(el).closest('[class*="logo" i],[id*="logo" i]').length > 0);
+  // The site's own logo sits in its header or links home; logos further in are clients' or partners'.
+  const imgs = $('img').toArray();
+  const inHeader = (el: (typeof imgs)[number]) => $(el).closest('header,nav,[role="banner"],a[href="/"]').length > 0;
+  const saysLogo = (el: (typeof imgs)[number]) =>
+    /logo/i.test([$(el).attr('class'), $(el).attr('id'), $(el).attr('alt'), $(el).attr('src')].join(' ')) || $(el).closest('[class*="logo" i],[id*="logo" i]').length > 0;
+  const logoEl = imgs.find((el) => saysLogo(el) && inHeader(el)) ?? imgs.find((el) => inHeader(el) && $(el).closest('a[href="/"]').length > 0) ?? imgs.find(saysLogo);
   const logo = abs(logoEl ? $(logoEl).attr('src') : undefined);
   const favicon = abs($('link[rel~="icon"]').first().attr('href') ?? $('link[rel="shortcut icon"]').first().attr('href'));
   const ogImage = abs($('meta[property="og:image"]').attr('content'));
