@@ -38,5 +38,8 @@ export const prompts = {
     `A monitored page changed: ${url}. The content is the unified diff of its text (lines starting with - were removed, + were added). ` +
     `Decide whether the change is meaningful for this goal: ${goal}. Answer with JSON {"meaningful": boolean, "confidence": "high"|"medium"|"low", "reason": one short sentence, ` +
     `"meaningfulChanges": [{"type": "added"|"removed"|"changed", "before": string|null, "after": string|null, "reason": string}]}; list only the changes that matter for the goal.`,
+  brandVoice:
+    "Describe the brand's voice as the page content shows it. Answer with JSON {\"tone\": {\"voice\": a few words, \"emojiUsage\": \"none\"|\"rare\"|\"frequent\"}, " +
+    '"personality": {"tone": "professional"|"playful"|"modern"|"traditional"|"minimalist"|"bold", "energy": "low"|"medium"|"high", "targetAudience": a few words}}.',
   clean: 'Rewrite the page content as markdown keeping only the main content: drop navigation, cookie notices, share buttons, ads, related-links lists and footers. Keep the remaining text exactly as written.',
 };

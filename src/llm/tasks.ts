@@ -83,3 +83,32 @@ export async function cleanWithModel(m: ModelSession, markdown: string): Promise
   if (splitByTokens(markdown, m.contextTokens).length > 1) return undefined;
   return m.text({ messages: taskMessages(prompts.clean, markdown), small: true });
 }
+
+export interface BrandVoice {
+  tone: { voice: string; emojiUsage: string };
+  personality: { tone: string; energy: string; targetAudience: string };
+}
+
+const words = { type: 'string', minLength: 1, maxLength: 200 };
+const BRAND_VOICE: JsonSchema = {
+  type: 'object',
+  properties: {
+    tone: { type: 'object', properties: { voice: words, emojiUsage: { enum: ['none', 'rare', 'frequent'] } }, required: ['voice', 'emojiUsage'] },
+    personality: {
+      type: 'object',
+      properties: {
+        tone: { enum: ['professional', 'playful', 'modern', 'traditional', 'minimalist', 'bold'] },
+        energy: { enum: ['low', 'medium', 'high'] },
+        targetAudience: words,
+      },
+      required: ['tone', 'energy', 'targetAudience'],
+    },
+  },
+  required: ['tone', 'personality'],
+};
+
+/** The brand's tone and personality, judged from the opening of its page by the small model; null when its answer breaks the schema. */
+export async function brandVoice(m: ModelSession, page: string): Promise<BrandVoice | null> {
+  const out = await m.json({ messages: taskMessages(prompts.brandVoice, splitByTokens(page, m.contextTokens)[0] ?? ''), schema: BRAND_VOICE, name: 'brand_voice', small: true });
+  return out.valid ? (out.value as unknown as BrandVoice) : null;
+}

@@ -180,6 +180,25 @@ describe('question, highlights and prompt injection', () => {
   });
 });
 
+describe('branding', () => {
+  it('adds tone and personality judged by the small model to the colours read from the page', async () => {
+    const voice = { tone: { voice: 'warm and direct', emojiUsage: 'none' }, personality: { tone: 'bold', energy: 'high', targetAudience: 'home cooks' } };
+    model.reset((req) => (req.response_format?.json_schema?.name === 'brand_voice' && pageOf(req).includes('We make fixtures') ? { json: voice } : { json: {} }));
+    const doc = await fc.scrape(`${site.url}/model/brand`, { formats: ['branding'], maxAge: 0 });
+    expect(doc.branding).toMatchObject({ colors: { primary: '#ff5a1f' }, ...voice });
+    expect(model.seen.map((s) => s.body.model)).toEqual(['scripted-small']);
+    expect(doc.warning).toContain('tone and personality judged by the model');
+  });
+
+  it("leaves them out, saying so, when the model's answer breaks their shape", async () => {
+    model.reset(() => ({ json: { tone: { voice: 'calm', emojiUsage: 'sometimes' }, personality: { tone: 'quirky', energy: 'high', targetAudience: 'all' } } }));
+    const doc = await fc.scrape(`${site.url}/model/brand`, { formats: ['branding'], maxAge: 0 });
+    expect(doc.branding).toMatchObject({ colors: { primary: '#ff5a1f' } });
+    expect(doc.branding).not.toHaveProperty('personality');
+    expect(doc.warning).toContain('did not fit their shape');
+  });
+});
+
 describe('a model server that is down or slow', () => {
   let down: TestGleaner;
   beforeAll(async () => {
