@@ -199,6 +199,55 @@ describe('branding', () => {
   });
 });
 
+describe('product and menu', () => {
+  it("reads a product from the page's text when the page states none as data", async () => {
+    const tote = { isProduct: true, name: 'Canvas Tote', brand: 'Fixture Goods', offers: [{ name: 'Canvas Tote natural', price: 24, priceCurrency: 'USD', availability: 'InStock' }] };
+    model.reset((req) => ({ json: pageOf(req).includes('Canvas Tote') ? tote : { isProduct: false } }));
+    const doc = await fc.scrape(`${site.url}/model/plain-product`, { formats: ['product'], maxAge: 0 });
+    expect(doc.product).toMatchObject({
+      title: 'Canvas Tote',
+      brand: 'Fixture Goods',
+      variants: [{ title: 'Canvas Tote natural', price: { amount: 24, currency: 'USD', formatted: '$24.00' }, availability: { inStock: true } }],
+    });
+    expect(doc.warning).toContain('read from the page\'s text by the model');
+  });
+
+  it('keeps the data a page states, asking no model', async () => {
+    const doc = await fc.scrape(`${site.url}/model/product`, { formats: ['product'], maxAge: 0 });
+    expect(doc.product?.title).toBe('Trail Runner 2');
+    expect(model.seen).toEqual([]);
+  });
+
+  it('says so when the model finds no product', async () => {
+    model.reset(() => ({ json: { isProduct: false } }));
+    const doc = await fc.scrape(`${site.url}/model/plain-product`, { formats: ['product'], maxAge: 0 });
+    expect(doc.product).toBeUndefined();
+    expect(doc.warning).toContain('the model found none');
+  });
+
+  it('reads a menu from the page with the model, before the price-list rules', async () => {
+    const answer = {
+      isMenu: true,
+      restaurant: 'Corner Cafe',
+      hasMenuSection: [
+        { name: 'Coffee', hasMenuItem: [{ name: 'Espresso', price: 3, priceCurrency: 'USD', suitableForDiet: ['vegan'] }, { name: 'Flat white', price: 4.5, priceCurrency: 'USD' }] },
+        { name: 'Cakes', hasMenuItem: [{ name: 'Carrot cake', price: 5.25, priceCurrency: 'USD', nutrition: { calories: 410 } }] },
+      ],
+    };
+    model.reset(() => ({ json: answer }));
+    const doc = await fc.scrape(`${site.url}/model/price-list`, { formats: ['menu'], maxAge: 0 });
+    expect(doc.menu).toMatchObject({ isMenu: true, confidence: 0.8, currency: 'USD', merchant: { name: 'Corner Cafe' } });
+    expect(doc.menu!.sections.map((sec) => [sec.name, sec.items.map((i) => [i.name, i.price?.formatted, i.dietary, i.calories])])).toEqual([
+      ['Coffee', [['Espresso', '$3.00', ['vegan'], undefined], ['Flat white', '$4.50', [], undefined]]],
+      ['Cakes', [['Carrot cake', '$5.25', [], 410]]],
+    ]);
+    expect(doc.warning).toContain('by the model');
+    model.reset(() => ({ json: { isMenu: false } }));
+    const none = await fc.scrape(`${site.url}/model/plain-product`, { formats: ['menu'], maxAge: 0 });
+    expect(none.menu).toMatchObject({ isMenu: false, sections: [] });
+  });
+});
+
 describe('a model server that is down or slow', () => {
   let down: TestGleaner;
   beforeAll(async () => {

@@ -93,6 +93,9 @@ const PAGES: Record<string, () => string> = {
       '',
       `<main><h1>Corner Cafe</h1><h2>Coffee</h2><ul><li>Espresso - $3.00</li><li>Flat white - $4.50</li></ul><h2>Cakes</h2><ul><li>Carrot cake - $5.25</li><li>Lemon tart - $5.75</li></ul></main>`,
     ),
+  // A shop page that states nothing as data: only a model can read its product.
+  '/model/plain-product': () =>
+    page('Canvas Tote', '', '<main><h1>Canvas Tote</h1><p>By Fixture Goods.</p><p>Price: $24.00 (natural) or $26.00 (black)</p><p>In stock.</p></main>'),
   '/model/pii': () =>
     page(
       'Contact sheet',

@@ -272,9 +272,20 @@ function menuFromText(markdown: string, sourceUrl: string): MenuProfile['section
   return sections.filter((s) => s.items.length > 0);
 }
 
+const merchantOf = (page: PageData) => page.items.find((i) => isType(i, 'Restaurant', 'FoodEstablishment', 'CafeOrCoffeeShop', 'Bakery', 'BarOrPub', 'FastFoodRestaurant'));
+
+/** The page's schema.org Menu: an item of its own, or a merchant's `hasMenu`. */
+function menuData(page: PageData): Item | undefined {
+  const merchantItem = merchantOf(page);
+  return page.items.find((i) => isType(i, 'Menu')) ?? (merchantItem && obj(merchantItem.props.hasMenu)['@type'] ? { types: ['Menu'], props: obj(merchantItem.props.hasMenu) } : undefined);
+}
+
+/** Whether the page states its menu as schema.org data (which needs no reading of its text). */
+export const statesMenu = (page: PageData): boolean => menuData(page) !== undefined;
+
 export function menuProfile(page: PageData, markdown: string, sourceUrl: string): MenuProfile {
-  const merchantItem = page.items.find((i) => isType(i, 'Restaurant', 'FoodEstablishment', 'CafeOrCoffeeShop', 'Bakery', 'BarOrPub', 'FastFoodRestaurant'));
-  const menuItemData = page.items.find((i) => isType(i, 'Menu')) ?? (merchantItem && obj(merchantItem.props.hasMenu)['@type'] ? { types: ['Menu'], props: obj(merchantItem.props.hasMenu) } : undefined);
+  const merchantItem = merchantOf(page);
+  const menuItemData = menuData(page);
   const merchant: MenuProfile['merchant'] = {
     name: str(merchantItem?.props.name) ?? page.meta['og:site_name'] ?? page.meta.title ?? '',
     type: merchantItem?.types[0] ?? null,
