@@ -41,5 +41,10 @@ export const prompts = {
   brandVoice:
     "Describe the brand's voice as the page content shows it. Answer with JSON {\"tone\": {\"voice\": a few words, \"emojiUsage\": \"none\"|\"rare\"|\"frequent\"}, " +
     '"personality": {"tone": "professional"|"playful"|"modern"|"traditional"|"minimalist"|"bold", "energy": "low"|"medium"|"high", "targetAudience": a few words}}.',
+  pii: (entities: readonly string[], aggressive: boolean) =>
+    `List the personal and sensitive information in the page content, of these kinds: ${entities.join(', ')} ` +
+    '(PERSON: names of people; LOCATION: addresses and places that locate a person; EMAIL; PHONE; FINANCIAL: card, account and bank numbers; SECRET: passwords, keys and tokens). ' +
+    (aggressive ? 'Be thorough: include anything that could identify a person, such as usernames, partial names and street names. ' : 'Include only clear cases. ') +
+    'Quote each piece exactly as it is written in the content. Answer with JSON {"found": [{"text": string, "entity": kind}]}.',
   clean: 'Rewrite the page content as markdown keeping only the main content: drop navigation, cookie notices, share buttons, ads, related-links lists and footers. Keep the remaining text exactly as written.',
 };

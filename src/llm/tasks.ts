@@ -6,6 +6,7 @@
 import { mergeAnswers, splitByTokens } from './chunk.js';
 import { rankPassages } from './offline/passages.js';
 import type { JsonSchema } from './offline/fill.js';
+import { PII_ENTITIES, type KnownPii, type PiiEntity } from './offline/pii.js';
 import type { Item } from './offline/structured.js';
 import { prompts, taskMessages } from './prompts.js';
 import { schemaErrors } from './schema.js';
@@ -187,4 +188,30 @@ export async function menuByModel(m: ModelSession, page: string): Promise<Item[]
   if (v.isMenu !== true || !Array.isArray(v.hasMenuSection) || v.hasMenuSection.length === 0) return null;
   const menu: Item = { types: ['Menu'], props: { hasMenuSection: v.hasMenuSection } };
   return typeof v.restaurant === 'string' && v.restaurant.trim() ? [{ types: ['Restaurant'], props: { name: v.restaurant } }, menu] : [menu];
+}
+
+/**
+ * The PII of the kinds asked for, as the model quotes it from the page, part by part; null when
+ * an answer does not fit the list's shape even after repair (the caller then looks offline).
+ */
+export async function findPii(m: ModelSession, page: string, entities: readonly PiiEntity[], aggressive: boolean): Promise<KnownPii[] | null> {
+  const schema: JsonSchema = {
+    type: 'object',
+    properties: {
+      found: { type: 'array', items: { type: 'object', properties: { text: { type: 'string', minLength: 1 }, entity: { enum: [...entities] } }, required: ['text', 'entity'] } },
+    },
+    required: ['found'],
+  };
+  const found: KnownPii[] = [];
+  for (const part of splitByTokens(page, m.contextTokens)) {
+    const out = await m.json({ messages: taskMessages(prompts.pii(entities, aggressive), part), schema, name: 'pii' });
+    const list = (out.value as { found?: unknown } | undefined)?.found;
+    if (!out.valid || !Array.isArray(list)) return null;
+    for (const x of list) {
+      const o = x as { text?: unknown; entity?: unknown };
+      // Only what the page holds: a piece the model rewrote would match nothing, or the wrong text.
+      if (typeof o.text === 'string' && part.includes(o.text) && PII_ENTITIES.includes(o.entity as PiiEntity) && entities.includes(o.entity as PiiEntity)) found.push({ text: o.text, entity: o.entity as PiiEntity });
+    }
+  }
+  return found;
 }

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { LONG_TOPICS } from '../fixture-site/model-pages.js';
 import { startFixtureSite, type FixtureSite } from '../fixture-site/server.js';
 import { startGleaner, type TestGleaner } from '../helpers/gleaner.js';
-import { pageOf, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { pageOf, schemaNameOf, startModelServer, type ChatRequest, type ModelServer } from '../helpers/model-server.js';
 import { sdkError } from '../helpers/sdk-error.js';
 
 let site: FixtureSite;
@@ -183,7 +183,7 @@ describe('question, highlights and prompt injection', () => {
 describe('branding', () => {
   it('adds tone and personality judged by the small model to the colours read from the page', async () => {
     const voice = { tone: { voice: 'warm and direct', emojiUsage: 'none' }, personality: { tone: 'bold', energy: 'high', targetAudience: 'home cooks' } };
-    model.reset((req) => (req.response_format?.json_schema?.name === 'brand_voice' && pageOf(req).includes('We make fixtures') ? { json: voice } : { json: {} }));
+    model.reset((req) => (schemaNameOf(req) === 'brand_voice' && pageOf(req).includes('We make fixtures') ? { json: voice } : { json: {} }));
     const doc = await fc.scrape(`${site.url}/model/brand`, { formats: ['branding'], maxAge: 0 });
     expect(doc.branding).toMatchObject({ colors: { primary: '#ff5a1f' }, ...voice });
     expect(model.seen.map((s) => s.body.model)).toEqual(['scripted-small']);
@@ -248,6 +248,45 @@ describe('product and menu', () => {
   });
 });
 
+/** Whatever way the provider asks (a schema, a tool or JSON mode), the PII request's own words. */
+const asksForPii = (req: ChatRequest) => req.messages.some((m) => m.content?.includes('personal and sensitive information'));
+
+describe('redactPII with a model', () => {
+  it('redacts what the model quotes from the page, wherever it appears, beside the patterns', async () => {
+    const found = [
+      { text: 'Maria Gonzalez', entity: 'PERSON' },
+      { text: 'Berlin, Germany', entity: 'LOCATION' },
+      { text: 'Someone Else', entity: 'PERSON' },
+    ];
+    model.reset((req) => (asksForPii(req) ? { json: { found } } : { text: 'Maria Gonzalez is reachable in Berlin, Germany.' }));
+    const doc = await fc.scrape(`${site.url}/model/pii`, { formats: ['markdown', 'summary'], redactPII: { mode: 'accurate' }, maxAge: 0 });
+    expect(doc.markdown).toContain('Write to <PERSON> at <EMAIL>');
+    expect(doc.markdown).toContain('office in <LOCATION>.');
+    expect(doc.summary).toBe('<PERSON> is reachable in <LOCATION>.');
+    expect(doc.warning ?? '').not.toContain('ran offline');
+    const ask = model.seen.find((x) => asksForPii(x.body))!;
+    expect(pageOf(ask.body)).toContain('Maria Gonzalez');
+  });
+
+  it("looks offline, and says so, when the model's list breaks its shape", async () => {
+    model.reset(() => ({ json: { found: 'Maria Gonzalez' } }));
+    const doc = await fc.scrape(`${site.url}/model/pii`, { formats: ['markdown'], redactPII: true, maxAge: 0 });
+    expect(doc.markdown).toContain('Write to <PERSON> at <EMAIL>');
+    expect(doc.warning).toContain('did not fit the list');
+    expect(doc.warning).toContain('ran offline');
+  });
+
+  it('keeps to the entities asked for, and fast mode asks no model', async () => {
+    model.reset(() => ({ json: { found: [{ text: 'Maria Gonzalez', entity: 'PERSON' }] } }));
+    const doc = await fc.scrape(`${site.url}/model/pii`, { formats: ['markdown'], redactPII: { mode: 'aggressive', entities: ['EMAIL'] }, maxAge: 0 });
+    expect(doc.markdown).toContain('Maria Gonzalez');
+    expect(doc.markdown).toContain('<EMAIL>');
+    model.reset(() => ({ json: { found: [] } }));
+    await fc.scrape(`${site.url}/model/pii`, { formats: ['markdown'], redactPII: { mode: 'fast' }, maxAge: 0 });
+    expect(model.seen).toEqual([]);
+  });
+});
+
 describe('a model server that is down or slow', () => {
   let down: TestGleaner;
   beforeAll(async () => {
@@ -264,6 +303,14 @@ describe('a model server that is down or slow', () => {
     expect(doc.summary!.length).toBeGreaterThan(0);
     expect(doc.json).toBeUndefined();
     expect(doc.warning).toContain('could not be reached');
+  });
+
+  it('down: redactPII falls back to the offline names pass, and says so', async () => {
+    const dfc = new Firecrawl({ apiKey: down.key, apiUrl: down.url });
+    const doc = await dfc.scrape(`${site.url}/model/pii`, { formats: ['markdown'], redactPII: true, maxAge: 0 });
+    expect(doc.markdown).toContain('Write to <PERSON> at <EMAIL>');
+    expect(doc.warning).toContain('redactPII: the model could not be used');
+    expect(doc.warning).toContain('ran offline');
   });
 
   it('slow: the answer comes within the request timeout, with a warning', async () => {

@@ -53,6 +53,11 @@ export function pageOf(req: ChatRequest): string {
   return m ? m[2]! : '';
 }
 
+/** The name of the answer's schema, whichever way the request asks for it (json_schema or a tool). */
+export function schemaNameOf(req: ChatRequest): string | undefined {
+  return req.response_format?.json_schema?.name ?? req.tools?.[0]?.function.name;
+}
+
 const tokens = (s: string) => Math.ceil(s.length / 4);
 
 function check(body: ChatRequest): string[] {

@@ -18,6 +18,19 @@ describe('PII detection', () => {
     expect(found('Set token=abc.def.ghi.jkl. Then go.')).toEqual([['SECRET', 'abc.def.ghi.jkl']]);
   });
 
+  it('takes what a model found wherever it appears verbatim, of the kinds asked for', () => {
+    const known = [
+      { text: 'Ann Lee', entity: 'PERSON' as const },
+      { text: 'Elm Street', entity: 'LOCATION' as const },
+      { text: 'Al', entity: 'PERSON' as const },
+    ];
+    const spans = detectPii('Ann Lee lives on Elm Street. Ask Ann Lee. Also Alice.', { entities: ['PERSON'], names: false, known });
+    expect(spans.map((s) => [s.entity, s.start])).toEqual([
+      ['PERSON', 0],
+      ['PERSON', 33],
+    ]);
+  });
+
   it('finds people and places only when names are asked for', () => {
     expect(found('Maria Gonzalez lives in Berlin.')).toEqual([]);
     expect(found('Maria Gonzalez lives in Berlin.', true)).toEqual([

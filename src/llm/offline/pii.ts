@@ -1,8 +1,8 @@
 /**
  * PII detection and redaction. `fast` is pattern work only: e-mail addresses, phone numbers
  * (through libphonenumber-js), Luhn-checked card numbers, checksummed IBANs and secrets (API
- * keys, tokens, private keys). The offline `accurate`/`aggressive` modes add people and places
- * found by an NLP library (compromise).
+ * keys, tokens, private keys). `accurate`/`aggressive` add what a model found in the page
+ * (`known`), or without one, people and places found by an NLP library (compromise).
  */
 import { findNumbers, type CountryCode } from 'libphonenumber-js';
 import { createRequire } from 'node:module';
@@ -103,17 +103,41 @@ function nlpSpans(text: string, wanted: Set<PiiEntity>): Span[] {
   return out;
 }
 
+/** A piece of PII found elsewhere (by a model), to redact wherever it appears verbatim. */
+export interface KnownPii {
+  text: string;
+  entity: PiiEntity;
+}
+
 export interface DetectOptions {
   entities: readonly PiiEntity[];
   /** Also people and places (the NLP pass). */
   names: boolean;
+  /** Pieces found by a model in the page: every verbatim occurrence is a span. */
+  known?: readonly KnownPii[];
   region?: CountryCode;
+}
+
+/** Shorter pieces would match inside ordinary words. */
+const MIN_KNOWN = 3;
+
+function knownSpans(text: string, known: readonly KnownPii[], wanted: Set<PiiEntity>): Span[] {
+  const out: Span[] = [];
+  for (const k of known) {
+    if (!wanted.has(k.entity) || k.text.length < MIN_KNOWN) continue;
+    for (let at = text.indexOf(k.text); at >= 0; at = text.indexOf(k.text, at + k.text.length)) out.push({ start: at, end: at + k.text.length, entity: k.entity });
+  }
+  return out;
 }
 
 /** Spans to redact, earlier and longer ones winning where they overlap. */
 export function detectPii(text: string, opts: DetectOptions): Span[] {
   const wanted = new Set(opts.entities);
-  const spans = [...patternSpans(text, wanted, opts.region ?? 'US'), ...(opts.names ? nlpSpans(text, wanted) : [])];
+  const spans = [
+    ...patternSpans(text, wanted, opts.region ?? 'US'),
+    ...(opts.names ? nlpSpans(text, wanted) : []),
+    ...(opts.known ? knownSpans(text, opts.known, wanted) : []),
+  ];
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Span[] = [];
   for (const s of spans) {

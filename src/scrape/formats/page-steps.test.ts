@@ -36,9 +36,9 @@ function parsedPdf(markdown: string, items: PdfBlockItem[]): Document {
 }
 
 describe('redactDocument', () => {
-  it("replaces PII in a parsed document's pages, blocks and the metadata the file gave", () => {
+  it("replaces PII in a parsed document's pages, blocks and the metadata the file gave", async () => {
     const doc = parsedPdf('Ask ann@example.com.', [block('Ask ann@example.com.', [0, 20])]);
-    redactDocument(doc, fast, () => undefined);
+    await redactDocument(doc, fast, undefined, () => undefined);
     expect(doc.markdown).toBe('Ask <EMAIL>.');
     expect(doc.pages![0]!.markdown).toBe('Ask <EMAIL>.');
     expect(doc.blocks![0]!.items[0]!.content).toBe('Ask <EMAIL>.');
@@ -48,12 +48,12 @@ describe('redactDocument', () => {
     expect(doc.metadata.sourceURL).toContain('ann@example.com');
   });
 
-  it('drops spans into markdown that redaction changed, and keeps them where nothing changed', () => {
+  it('drops spans into markdown that redaction changed, and keeps them where nothing changed', async () => {
     const changed = parsedPdf('Intro.\n\nAsk ann@example.com.', [block('Intro.', [0, 6])]);
-    redactDocument(changed, fast, () => undefined);
+    await redactDocument(changed, fast, undefined, () => undefined);
     expect(changed.blocks![0]!.items[0]!.markdownSpan).toBeNull();
     const clean = parsedPdf('Intro.', [block('Intro.', [0, 6])]);
-    redactDocument(clean, fast, () => undefined);
+    await redactDocument(clean, fast, undefined, () => undefined);
     expect(clean.blocks![0]!.items[0]!.markdownSpan).toEqual([0, 6]);
   });
 });

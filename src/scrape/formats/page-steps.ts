@@ -4,8 +4,8 @@
  */
 import type { Document, DocumentMetadata } from '../../core/document.js';
 import { cleanMarkdown } from '../../llm/offline/clean.js';
-import { detectPii, PII_ENTITIES, redactText, type PiiEntity, type ReplaceStyle } from '../../llm/offline/pii.js';
-import { cleanWithModel } from '../../llm/tasks.js';
+import { detectPii, PII_ENTITIES, redactText, type KnownPii, type PiiEntity, type ReplaceStyle } from '../../llm/offline/pii.js';
+import { cleanWithModel, findPii } from '../../llm/tasks.js';
 import type { ModelSession } from '../../llm/types.js';
 import { withModel } from './model-fallback.js';
 import type { FormatRun } from './types.js';
@@ -36,10 +36,21 @@ export const normaliseRedact = (v: true | Partial<RedactOptions>): RedactOptions
   return { mode: o.mode ?? 'accurate', entities: o.entities?.length ? o.entities : [...PII_ENTITIES], replaceStyle: o.replaceStyle ?? 'tag' };
 };
 
-/** Every text the Document carries, the JSON answer's strings included, with PII replaced. */
-export function redactDocument(doc: Document, o: RedactOptions, warn: (m: string) => void): void {
-  const names = o.mode !== 'fast';
-  const detect = (t: string) => detectPii(t, { entities: o.entities, names });
+/**
+ * Every text the Document carries, the JSON answer's strings included, with PII replaced. In
+ * `accurate` and `aggressive` modes the model, when there is one, reads the page's markdown for
+ * PII, and each piece it quotes is replaced wherever it appears; without one (or when it cannot
+ * answer), an NLP pass looks for people and places instead.
+ */
+export async function redactDocument(doc: Document, o: RedactOptions, model: ModelSession | undefined, warn: (m: string) => void): Promise<void> {
+  let known: KnownPii[] | undefined;
+  if (o.mode !== 'fast' && model) {
+    const found = await withModel({ warn } as FormatRun, 'redactPII', () => findPii(model, doc.markdown ?? '', o.entities, o.mode === 'aggressive'));
+    if (found === null) warn("redactPII: the model's answer did not fit the list asked for.");
+    known = found ?? undefined;
+  }
+  const names = o.mode !== 'fast' && known === undefined;
+  const detect = (t: string) => detectPii(t, { entities: o.entities, names, known });
   const text = (t: string | undefined, html = false) => (t === undefined ? t : redactText(t, detect(t), o.replaceStyle, html));
   const markdown = doc.markdown;
   doc.markdown = text(doc.markdown);
