@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { brandingProfile } from '../../llm/offline/branding.js';
-import { brandVoice } from '../../llm/tasks.js';
+import { brandVoice } from '../../llm/page-profiles.js';
 import { withRenderedStyles } from './branding-rendered.js';
 import { withModel } from './model-fallback.js';
 import { defineFormat, needs } from './types.js';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { menuProfile, statesMenu } from '../../llm/offline/profiles.js';
-import { menuByModel } from '../../llm/tasks.js';
+import { menuByModel } from '../../llm/page-profiles.js';
 import { withModel } from './model-fallback.js';
 import { defineFormat, needs } from './types.js';
 

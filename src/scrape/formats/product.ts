@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { productProfile } from '../../llm/offline/profiles.js';
-import { productByModel } from '../../llm/tasks.js';
+import { productByModel } from '../../llm/page-profiles.js';
 import { withModel } from './model-fallback.js';
 import { defineFormat, needs } from './types.js';
 
