@@ -268,6 +268,12 @@ describe('redactPII with a model', () => {
     expect(pageOf(ask.body)).toContain('Maria Gonzalez');
   });
 
+  it('reads the other outputs when no markdown was asked for', async () => {
+    model.reset((req) => (asksForPii(req) && pageOf(req).includes('Maria Gonzalez') ? { json: { found: [{ text: 'Maria Gonzalez', entity: 'PERSON' }] } } : { json: { found: [] } }));
+    const doc = await fc.scrape(`${site.url}/model/pii`, { formats: ['html'], redactPII: true, maxAge: 0 });
+    expect(doc.html).toContain('Write to &lt;PERSON&gt; at &lt;EMAIL&gt;');
+  });
+
   it("looks offline, and says so, when the model's list breaks its shape", async () => {
     model.reset(() => ({ json: { found: 'Maria Gonzalez' } }));
     const doc = await fc.scrape(`${site.url}/model/pii`, { formats: ['markdown'], redactPII: true, maxAge: 0 });

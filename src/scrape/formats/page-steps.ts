@@ -45,7 +45,7 @@ export const normaliseRedact = (v: true | Partial<RedactOptions>): RedactOptions
 export async function redactDocument(doc: Document, o: RedactOptions, model: ModelSession | undefined, warn: (m: string) => void): Promise<void> {
   let known: KnownPii[] | undefined;
   if (o.mode !== 'fast' && model) {
-    const found = await withModel({ warn } as FormatRun, 'redactPII', () => findPii(model, doc.markdown ?? '', o.entities, o.mode === 'aggressive'));
+    const found = await withModel({ warn } as FormatRun, 'redactPII', () => findPii(model, textToRead(doc), o.entities, o.mode === 'aggressive'));
     if (found === null) warn("redactPII: the model's answer did not fit the list asked for.");
     known = found ?? undefined;
   }
@@ -75,6 +75,14 @@ export async function redactDocument(doc: Document, o: RedactOptions, model: Mod
   redactMetadata(doc.metadata, (s) => text(s)!);
   for (const k of ['markdown', 'html', 'rawHtml', 'summary', 'answer', 'highlights'] as const) if (doc[k] === undefined) delete doc[k];
   if (names) warn(`redactPII: '${o.mode}' mode ran offline (patterns plus an NLP pass for names and places); expect some misses and false hits.`);
+}
+
+/** What the model reads for PII: the markdown, or without it every other text the answer holds. */
+function textToRead(doc: Document): string {
+  if (doc.markdown) return doc.markdown;
+  const texts: string[] = [];
+  deep([doc.summary, doc.answer, doc.highlights, doc.json, doc.product, doc.menu, doc.html], (t) => (texts.push(t), t));
+  return texts.filter(Boolean).join('\n\n');
 }
 
 /** What the service itself says of a fetch, not what the page says: left as it is. */
