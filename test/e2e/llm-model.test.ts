@@ -168,6 +168,14 @@ describe('question, highlights and prompt injection', () => {
     expect(doc.highlights).toBe('Quarries cut pumice into blocks');
   });
 
+  it('keeps only highlights that are quotes of the page, and says what it left out', async () => {
+    const quote = 'Quarries cut pumice into blocks that builders use for walls, floors and monuments across many centuries.';
+    model.reset(() => ({ json: { highlights: [quote.replace('Quarries', 'quarries  '), 'Pumice is the best rock there is.'] } }));
+    const doc = await fc.scrape(`${site.url}/model/long`, { formats: [{ type: 'highlights', query: 'pumice' }], maxAge: 0 });
+    expect(doc.highlights).toBe(quote.replace('Quarries', 'quarries  '));
+    expect(doc.warning).toContain('1 passage the model gave is not on the page and was left out');
+  });
+
   it('refuses with 403 when the model confirms an injection, with the small model', async () => {
     model.reset((req) => (req.response_format?.json_schema?.name === 'injection_check' ? { json: { injection: pageOf(req).includes('Ignore all previous instructions'), reason: 'addresses the model' } } : { json: { name: 'x', price: 1 } }));
     const e = await sdkError(fc.scrape(`${site.url}/model/injection`, { formats: [{ type: 'json', schema: productSchema, checkPromptInjection: true }], maxAge: 0 }));

@@ -7,6 +7,19 @@ import { defineFormat, needs } from './types.js';
 
 const schema = z.object({ type: z.literal('highlights'), query: z.string().trim().min(1).max(10_000) });
 
+/**
+ * Text as a quote of it is checked against the page: without markup and case, with blanks and
+ * quotation marks made alike, so that a model's re-spacing or curly quotes still match.
+ */
+const comparable = (t: string) =>
+  t
+    .replace(/[*_`#>|[\]]/g, '')
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
 export const highlightsFormat = defineFormat<z.output<typeof schema>>({
   type: 'highlights',
   schema,
@@ -19,7 +32,13 @@ export const highlightsFormat = defineFormat<z.output<typeof schema>>({
     if (r.model) {
       const list = await withModel(r, 'highlights', () => highlightPassages(r.model!, r.page.markdown, entry.query));
       if (list !== undefined) {
-        r.doc.highlights = list.join('\n\n');
+        // Highlights are quotes: a passage the model wrote itself is not one. The page's plain
+        // text holds quotes across links and sentences; its markdown, those from code blocks.
+        const texts = [r.page.text().sentences.map((x) => x.text).join(' '), r.page.markdown].map(comparable);
+        const quoted = list.filter((h) => texts.some((t) => t.includes(comparable(h))));
+        r.doc.highlights = quoted.join('\n\n');
+        const left = list.length - quoted.length;
+        if (left) r.warn(`highlights: ${left} passage${left === 1 ? '' : 's'} the model gave ${left === 1 ? 'is' : 'are'} not on the page and ${left === 1 ? 'was' : 'were'} left out.`);
         return;
       }
     }
