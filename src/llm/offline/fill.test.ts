@@ -17,6 +17,14 @@ describe('filling a schema without a model', () => {
     expect(fillOne('number', 'on request')).toBeUndefined();
   });
 
+  it('reads a list written as one value into an array', () => {
+    const schema = { type: 'object', properties: { colours: { type: 'array', items: { type: 'string' } }, sizes: { type: 'array', items: { type: 'number' } } } };
+    const page = { items: [], meta: {}, labelled: { Colours: 'red, green; blue', Sizes: '38 · 40 · 42' } };
+    expect(fillSchema(schema, page).value).toEqual({ colours: ['red', 'green', 'blue'], sizes: [38, 40, 42] });
+    const image = 'https://img.example/w_400,h_300/shoe.jpg';
+    expect(fillSchema({ type: 'object', properties: { image: { type: 'array', items: { type: 'string' } } } }, { items: [], meta: { 'og:image': image }, labelled: {} }).value).toEqual({ image: [image] });
+  });
+
   it('leaves out and names what no source gives', () => {
     const filled = fillSchema({ type: 'object', properties: { price: { type: 'number' }, colour: { type: 'string' } } }, { items: [], meta: {}, labelled: { Price: '12' } });
     expect(filled.value).toEqual({ price: 12 });

@@ -100,7 +100,9 @@ function toText(v: unknown): string | undefined {
 function coerce(v: unknown, s: JsonSchema, path: string, missing: string[]): unknown {
   const t = typeOf(s);
   if (t === 'array') {
-    const list = Array.isArray(v) ? v : [v];
+    // A labelled value read as a list is written as one: "red, green, blue". An address is one
+    // value, commas and all (image services put them in their paths).
+    const list = Array.isArray(v) ? v : typeof v === 'string' && !/^(https?:)?\/\//.test(v) ? v.split(/\s*[,;|·•\n]\s*/).filter(Boolean) : [v];
     const out = list.map((x, i) => coerce(x, s.items ?? {}, `${path}.${i}`, [])).filter((x) => x !== undefined);
     return out.length ? out : undefined;
   }
