@@ -508,7 +508,7 @@ export class Scraper {
     const env: StageEnv = { teamId: ctx.teamId, model: this.modelSession(ctx, scrapeId, started, o), changeTracker: this.deps.changeTracker, warn: (m) => warnings.push(m) };
     await runStage('post', o.formats, doc, pageMaterial(doc.markdown ?? '', undefined, doc.metadata.url), env);
     // Last, so that no text output (cached or fresh) leaves unredacted.
-    if (o.redactPII) await redactDocument(doc, normaliseRedact(o.redactPII), env.model, env.warn);
+    if (o.redactPII) await redactDocument(doc, normaliseRedact(o.redactPII, o.location?.country), env.model, env.warn);
     if (warnings.length) doc.warning = warnings.join(' ');
     if (ctx.charge) doc.metadata.creditsUsed = await ctx.charge(doc);
     // Lockdown callers ask that no trace of the request be kept, as zero data retention does.

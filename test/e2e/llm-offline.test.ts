@@ -182,6 +182,13 @@ describe('redactPII', () => {
     expect(removed.markdown).toContain('Write to Maria Gonzalez at  or call');
   });
 
+  it("reads phone numbers without a country code as dialled in the request's location", async () => {
+    const de = await e2e.fc.scrape(`${e2e.site.url}/model/pii-de`, { formats: ['markdown'], redactPII: { mode: 'fast' }, location: { country: 'DE' }, maxAge: 0 });
+    expect(de.markdown).toContain('Rufen Sie uns an: <PHONE> oder <PHONE>.');
+    const us = await e2e.fc.scrape(`${e2e.site.url}/model/pii-de`, { formats: ['markdown'], redactPII: { mode: 'fast' }, maxAge: 0 });
+    expect(us.markdown).toContain('030 901820');
+  });
+
   it('redacts the json answer too', async () => {
     const schema = { type: 'object', properties: { description: { type: 'string' } } };
     const doc = await e2e.fc.scrape(`${e2e.site.url}/model/pii`, { formats: [{ type: 'json', schema }], redactPII: { mode: 'fast' }, maxAge: 0 });

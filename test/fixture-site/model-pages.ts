@@ -110,6 +110,8 @@ const PAGES: Record<string, () => string> = {
 MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu
 -----END RSA PRIVATE KEY-----</pre></main>`,
     ),
+  // Phone numbers as a German page writes them: no country code.
+  '/model/pii-de': () => page('Kontakt', '', '<main><h1>Kontakt</h1><p>Rufen Sie uns an: 030 901820 oder 0151 23456789.</p></main>'),
   '/model/long': longArticle,
   '/model/injection': () =>
     page(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Document, PdfBlockItem } from '../../core/document.js';
 import { redactDocument } from './page-steps.js';
 
-const fast = { mode: 'fast' as const, entities: ['EMAIL' as const], replaceStyle: 'tag' as const };
+const fast = { mode: 'fast' as const, entities: ['EMAIL' as const], replaceStyle: 'tag' as const, region: 'US' as const };
 
 const block = (content: string, span: [number, number]): PdfBlockItem => ({
   id: 'b',

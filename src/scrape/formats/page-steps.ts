@@ -2,6 +2,7 @@
  * Options that reshape a page's text rather than add a format: `onlyCleanContent` (before the
  * formats read the markdown) and `redactPII` (after every text output exists, so none escapes it).
  */
+import { isSupportedCountry, type CountryCode } from 'libphonenumber-js';
 import type { Document, DocumentMetadata } from '../../core/document.js';
 import { cleanMarkdown } from '../../llm/offline/clean.js';
 import { detectPii, PII_ENTITIES, redactText, type KnownPii, type PiiEntity, type ReplaceStyle } from '../../llm/offline/pii.js';
@@ -29,11 +30,18 @@ export interface RedactOptions {
   mode: 'fast' | 'accurate' | 'aggressive';
   entities: PiiEntity[];
   replaceStyle: ReplaceStyle;
+  /** Where phone numbers written without a country code are read as dialled from. */
+  region: CountryCode;
 }
 
-export const normaliseRedact = (v: true | Partial<RedactOptions>): RedactOptions => {
+/**
+ * The request's redactPII with its defaults; phone numbers in national form are read as in the
+ * country the request's `location` names (the country whose pages it asks for), else the US.
+ */
+export const normaliseRedact = (v: true | Partial<Omit<RedactOptions, 'region'>>, country?: string): RedactOptions => {
   const o = v === true ? {} : v;
-  return { mode: o.mode ?? 'accurate', entities: o.entities?.length ? o.entities : [...PII_ENTITIES], replaceStyle: o.replaceStyle ?? 'tag' };
+  const region = country && isSupportedCountry(country) ? country : 'US';
+  return { mode: o.mode ?? 'accurate', entities: o.entities?.length ? o.entities : [...PII_ENTITIES], replaceStyle: o.replaceStyle ?? 'tag', region };
 };
 
 /**
@@ -50,7 +58,7 @@ export async function redactDocument(doc: Document, o: RedactOptions, model: Mod
     known = found ?? undefined;
   }
   const names = o.mode !== 'fast' && known === undefined;
-  const detect = (t: string) => detectPii(t, { entities: o.entities, names, known });
+  const detect = (t: string) => detectPii(t, { entities: o.entities, names, known, region: o.region });
   const text = (t: string | undefined, html = false) => (t === undefined ? t : redactText(t, detect(t), o.replaceStyle, html));
   const markdown = doc.markdown;
   doc.markdown = text(doc.markdown);
