@@ -2,7 +2,7 @@
  * BM25 over windows of consecutive sentences: the passages of a page most relevant to a query,
  * verbatim. Used for `highlights` and, without a model, for `question` (the best supporting passage).
  */
-import { analyse, termId, terms, type PageText } from './text.js';
+import { analyse, joinSentences, termId, terms, type PageText } from './text.js';
 
 export interface Passage {
   text: string;
@@ -76,7 +76,7 @@ export function rankPassages(page: string | PageText, query: string, opts: { win
   for (const { start, score } of scored.sort((a, b) => b.score - a.score)) {
     const end = ends[start]!;
     if (picked.some((o) => start < o.end && o.start < end)) continue;
-    picked.push({ text: all.slice(start, end).map((s) => s.text).join(' '), score, start, end });
+    picked.push({ text: joinSentences(all.slice(start, end).map((s) => s.text)), score, start, end });
     if (picked.length >= (opts.top ?? 3)) break;
   }
   return picked;

@@ -3,7 +3,7 @@
  * scores by how frequent its words are across the page (normalised by its length), with a small
  * lift for the opening paragraphs, where articles state their subject.
  */
-import { analyse, type PageText, type Sentence } from './text.js';
+import { analyse, joinSentences, type PageText, type Sentence } from './text.js';
 
 export interface SummaryOptions {
   /** Sentences kept at most. */
@@ -49,11 +49,11 @@ export function extractiveSummary(page: string | PageText, opts: SummaryOptions 
     return { s, score };
   });
   const keep = Math.min(opts.maxSentences ?? Math.max(3, Math.min(7, Math.round(all.length / 10))), all.length);
-  return scored
+  const kept = scored
     .sort((a, b) => b.score - a.score)
     .slice(0, keep)
     .map((x) => x.s)
     .sort((a: Sentence, b: Sentence) => a.index - b.index)
-    .map((s) => s.text)
-    .join(' ');
+    .map((s) => s.text);
+  return joinSentences(kept);
 }

@@ -51,6 +51,11 @@ describe('sentences', () => {
     expect(texts('| One cell |\n\n| ends in a pipe \\|')).toEqual(['One cell', 'ends in a pipe |']);
   });
 
+  it('cuts Chinese and Japanese at their own end marks, which no space follows', () => {
+    expect(texts('東京は晴れです。明日は「雨」です！本当？ 京都は曇り。')).toEqual(['東京は晴れです。', '明日は「雨」です！', '本当？', '京都は曇り。']);
+    expect(texts('他说：「好。」然后走了。')).toEqual(['他说：「好。」', '然后走了。']);
+  });
+
   it('cuts at any run of spaces, non-breaking ones included, and before non-Latin capitals', () => {
     expect(texts('First one.\u00a0\u00a0Second one. Élan follows.')).toEqual(['First one.', 'Second one.', 'Élan follows.']);
   });
@@ -62,6 +67,14 @@ describe('analyse', () => {
     expect(pageIds(page)).toEqual(idsFor(page, ['Ovens bake BREAD.', 'The oven bakes bread daily.']));
     expect(terms('Ovens bake BREAD. The oven bakes bread daily.')).toEqual(['oven', 'bake', 'bread', 'oven', 'bake', 'bread', 'daily']);
     expect(pageIds(page)).toEqual([[0, 1, 2], [0, 1, 2, 3]]);
+  });
+
+  it('reads Chinese and Japanese words by dictionary, leaving out particles and copulas', () => {
+    expect(terms('東京の天気は晴れです')).toEqual(['東京', '天気', '晴れ']);
+    expect(terms('北京今天天气很好')).toEqual(['北京', '今天', '天气', '很好']);
+    const page = analyse('東京は今日晴れです。大阪は雨です。');
+    expect(termId(page, '東京')).toBeGreaterThanOrEqual(0);
+    expect(termId(page, 'です')).toBe(-1);
   });
 
   it('reads words with accents as words, and gives headings no terms', () => {

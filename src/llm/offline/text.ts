@@ -111,6 +111,25 @@ function splitSentences(text: string): string[] {
   return parts;
 }
 
+/**
+ * After a full stop, exclamation or question mark of Chinese or Japanese (and a closing bracket
+ * or quote after it): a sentence ends there, with no space or capital to follow.
+ */
+const UNSPACED_END = /(?<=[。！？][」』）〕】]?)(?![」』）〕】]|$)/u;
+
+/** A line's sentences: the cut at end marks and spaces, then at the end marks of unspaced scripts. */
+function lineSentences(text: string): string[] {
+  const parts = splitSentences(text);
+  return /[。！？]/.test(text) ? parts.flatMap((p) => p.split(UNSPACED_END)) : parts;
+}
+
+/** Sentences run together as text: after a Chinese or Japanese end mark, with no space. */
+export function joinSentences(texts: readonly string[]): string {
+  let out = texts[0] ?? '';
+  for (let i = 1; i < texts.length; i++) out += (/[。！？」』）〕】]$/.test(out) ? '' : ' ') + texts[i];
+  return out;
+}
+
 /** Sentences of a markdown page in reading order; code blocks and table rulers left out. */
 export function sentences(markdown: string): Sentence[] {
   const out: Sentence[] = [];
@@ -146,11 +165,11 @@ export function sentences(markdown: string): Sentence[] {
       continue;
     }
     // Most lines hold one sentence or a fragment: split only where an end mark meets a space.
-    if (!/[.!?]["')\]]?\s/.test(text)) {
+    if (!/[.!?]["')\]]?\s|[。！？]./.test(text)) {
       out.push({ text, index: out.length, block, heading: false });
       continue;
     }
-    for (const part of splitSentences(text)) {
+    for (const part of lineSentences(text)) {
       const t = part.trim();
       if (t) out.push({ text: t, index: out.length, block, heading: false });
     }
@@ -211,12 +230,26 @@ export function termId(page: PageText, term: string): number {
   return -1;
 }
 
+/** Han, Hiragana and Katakana: scripts written without spaces between words. */
+const UNSPACED = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
+/** Word breaks by ICU's dictionary for Chinese and Japanese (one dictionary serves both). */
+const unspacedWords = new Intl.Segmenter('ja', { granularity: 'word' });
+/** Words of two characters or more that carry no subject: particles, copulas, pronouns. */
+const UNSPACED_STOPWORDS = new Set(
+  ('です ます まで から より など こと もの この その あの ため よう して した する ある いる なる れる られる ない ' +
+    '我们 你们 他们 这个 那个 因为 所以 但是 可以 没有 就是 还是 已经 什么 一个 这些 那些 如果 自己').split(' '),
+);
+
 /** The lower-cased words of text, which lower-casing may turn from non-ASCII to ASCII. */
 function unicodeWords(text: string): string[] {
   const lower = text.toLowerCase();
   // ASCII text (most of the web's technical prose) splits on a plain class, far cheaper than
   // the Unicode word pattern.
-  return NON_ASCII.test(lower) ? (lower.match(WORD) ?? []) : lower.split(NOT_ASCII_WORD);
+  if (!NON_ASCII.test(lower)) return lower.split(NOT_ASCII_WORD);
+  if (!UNSPACED.test(lower)) return lower.match(WORD) ?? [];
+  const out: string[] = [];
+  for (const s of unspacedWords.segment(lower)) if (s.isWordLike && !UNSPACED_STOPWORDS.has(s.segment)) out.push(s.segment);
+  return out;
 }
 
 /** The term a lower-cased word counts as; undefined for a stopword or what is no word. */
