@@ -17,7 +17,12 @@ const BOILERPLATE = [
   /^skip to (main )?content$/i,
   /(©|\(c\)|copyright)\s*\d{4}/i,
   /\ball rights reserved\b/i,
-  /^advertisement$/i,
+  // The same prompts and notices on pages in German, French, Spanish, Italian, Dutch and Portuguese.
+  /\b(wir verwenden|diese website verwendet|nous utilisons des|ce site utilise des|utilizamos|este sitio( web)? utiliza|utilizziamo i|questo sito utilizza i|wij gebruiken|deze website gebruikt|este site utiliza) cookies?\b/i,
+  /\b(cookie-einstellungen|paramètres des cookies|configuración de cookies|impostazioni dei cookie|cookie-instellingen|definições de cookies)\b/i,
+  /^(alle akzeptieren|tout accepter|aceptar todas?|accetta tutti|alles accepteren|aceitar todos)$/i,
+  /\b(alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|alle rechten voorbehouden|todos os direitos reservados)\b/i,
+  /^(advertisement|anzeige|werbung|publicité|publicidad|pubblicità|advertentie|publicidade)$/i,
   /^(follow us|related (posts|articles)|you may also like|read more|back to top)\s*:?$/i,
 ];
 
