@@ -14,6 +14,11 @@ const ALONE: RegExp[] = [
   /<\/?\s*(system|im_start|im_end|assistant)\s*>|<\|im_(start|end)\|>|\[INST\]/i,
   /\bdo not (follow|obey) (the|your) (user|previous)/i,
   /\b(as an ai|language model),?\s+(you must|you should|ignore)/i,
+  // "Ignore all previous instructions" in German, French, Spanish, Italian, Portuguese and Dutch.
+  /\b(ignoriere|ignorieren sie|vergiss)\s+(alle\s+)?(vorherigen|bisherigen|obigen)\s+(anweisungen|instruktionen)/i,
+  /\b(ignore[zr]?|oublie[zr]?)\s+(toutes\s+)?(les\s+)?instructions\s+(précédentes|antérieures)/i,
+  /\b(ignora|ignore|olvida|esquece)\s+(todas\s+)?(las\s+|as\s+|le\s+)?(instrucciones|instruções|istruzioni)\s+(anteriores|precedenti)/i,
+  /\b(negeer)\s+(alle\s+)?(vorige|eerdere)\s+(instructies)/i,
 ];
 
 const TOGETHER: RegExp[] = [
