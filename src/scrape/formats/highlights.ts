@@ -1,6 +1,7 @@
 /** The `highlights` format: the passages most relevant to `query`, verbatim (BM25 offline). */
 import { z } from 'zod';
 import { rankPassages } from '../../llm/offline/passages.js';
+import { joinSentences } from '../../llm/offline/text.js';
 import { highlightPassages } from '../../llm/tasks.js';
 import { withModel } from './model-fallback.js';
 import { defineFormat, needs } from './types.js';
@@ -34,7 +35,7 @@ export const highlightsFormat = defineFormat<z.output<typeof schema>>({
       if (list !== undefined) {
         // Highlights are quotes: a passage the model wrote itself is not one. The page's plain
         // text holds quotes across links and sentences; its markdown, those from code blocks.
-        const texts = [r.page.text().sentences.map((x) => x.text).join(' '), r.page.markdown].map(comparable);
+        const texts = [joinSentences(r.page.text().sentences.map((x) => x.text)), r.page.markdown].map(comparable);
         const quoted = list.filter((h) => texts.some((t) => t.includes(comparable(h))));
         r.doc.highlights = quoted.join('\n\n');
         const left = list.length - quoted.length;

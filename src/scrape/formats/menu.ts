@@ -25,7 +25,7 @@ export const menuFormat = defineFormat({
       const items = await withModel(r, 'menu', () => menuByModel(r.model!, r.page.markdown));
       if (items) {
         // The page's own merchant data, when it has some, stands beside the model's menu.
-        r.doc.menu = { ...menuProfile({ ...data, items: [...data.items.filter((i) => !i.types.includes('Menu')), ...items] }, '', r.page.url), confidence: MODEL_CONFIDENCE };
+        r.doc.menu = { ...menuProfile({ ...data, items: [...data.items, ...items] }, '', r.page.url), confidence: MODEL_CONFIDENCE };
         return r.warn('menu: read from the page\'s text by the model (no schema.org Menu data).');
       }
       if (items === null) {
